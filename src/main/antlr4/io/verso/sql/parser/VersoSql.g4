@@ -1,0 +1,305 @@
+// The statement language of ../shared/spec/dialect.md. Keywords are case-insensitive; the
+// lexer folds nothing, the AST builder lower-cases unquoted identifiers.
+grammar VersoSql;
+
+script
+    : SEMI* statement (SEMI+ statement)* SEMI* EOF
+    ;
+
+statement
+    : createTable
+    | dropTable
+    | alterTable
+    | createIndex
+    | dropIndex
+    | deleteHistory
+    | showTables
+    | showCreateTable
+    | describe
+    | upsert
+    | insert
+    | update
+    | delete
+    | select
+    ;
+
+// ---- DDL ------------------------------------------------------------------------------------
+
+createTable
+    : CREATE TABLE (IF NOT EXISTS)? name=identifier
+      LPAREN tableElement (COMMA tableElement)* RPAREN
+      tableMode=(APPEND | UPSERT | VERSIONED)? orderingClause*
+    ;
+
+tableElement
+    : columnDefinition                                                      #columnElement
+    | PRIMARY KEY LPAREN identifierList RPAREN                              #primaryKeyElement
+    | ATTRIBUTE GROUP name=identifier LPAREN identifierList RPAREN orderingClause*  #groupElement
+    ;
+
+orderingClause
+    : kind=(VALID | REVISION) BY LPAREN identifierList RPAREN
+    ;
+
+columnDefinition
+    : identifier typeName columnConstraint*
+    ;
+
+columnConstraint
+    : NOT NULL            #notNullConstraint
+    | DEFAULT literal     #defaultConstraint
+    ;
+
+typeName
+    : DOUBLE PRECISION                                                      #doubleType
+    | TIMESTAMP (LPAREN INTEGER_VALUE RPAREN)? (WITH TIME ZONE | WITHOUT TIME ZONE)?  #timestampType
+    | identifier (LPAREN INTEGER_VALUE (COMMA INTEGER_VALUE)? RPAREN)?      #namedType
+    ;
+
+dropTable
+    : DROP TABLE (IF EXISTS)? identifier
+    ;
+
+alterTable
+    : ALTER TABLE table=identifier alterAction
+    ;
+
+alterAction
+    : ADD COLUMN? columnDefinition (TO ATTRIBUTE GROUP group=identifier)?   #addColumn
+    | DROP COLUMN? identifier                                               #dropColumn
+    | RENAME COLUMN from=identifier TO to=identifier                        #renameColumn
+    | RENAME TO identifier                                                  #renameTable
+    ;
+
+createIndex
+    : CREATE INDEX (IF NOT EXISTS)? name=identifier ON table=identifier
+      LPAREN identifierList RPAREN (SCOPE scope=(CURRENT | HISTORY | BOTH))?
+    ;
+
+dropIndex
+    : DROP INDEX (IF EXISTS)? identifier
+    ;
+
+deleteHistory
+    : DELETE HISTORY FROM identifier BEFORE COMMIT commitRef
+    ;
+
+showTables      : SHOW TABLES ;
+showCreateTable : SHOW CREATE TABLE identifier ;
+describe        : (DESCRIBE | DESC) identifier ;
+
+// ---- writes ---------------------------------------------------------------------------------
+
+upsert
+    : UPSERT INTO identifier (LPAREN identifierList RPAREN)? valuesClause (ATTRIBUTE GROUP group=identifier)?
+    ;
+
+insert
+    : INSERT INTO identifier (LPAREN identifierList RPAREN)? valuesClause
+    ;
+
+valuesClause
+    : VALUES valuesRow (COMMA valuesRow)*
+    ;
+
+valuesRow
+    : LPAREN expression (COMMA expression)* RPAREN
+    ;
+
+update
+    : UPDATE identifier SET assignment (COMMA assignment)* (WHERE where=expression)?
+    ;
+
+assignment
+    : identifier EQ expression
+    ;
+
+delete
+    : DELETE FROM identifier (WHERE where=expression)? (AT LPAREN assignment (COMMA assignment)* RPAREN)?
+    ;
+
+// ---- reads ----------------------------------------------------------------------------------
+
+select
+    : SELECT DISTINCT? selectItem (COMMA selectItem)*
+      FROM relation joinClause*
+      (WHERE where=expression)?
+      (GROUP BY groupBy+=expression (COMMA groupBy+=expression)*)?
+      (HAVING having=expression)?
+      (ORDER BY sortItem (COMMA sortItem)*)?
+      asOf*
+      (LIMIT limit=expression (OFFSET offset=expression)?)?
+    ;
+
+selectItem
+    : ASTERISK                                   #selectAll
+    | qualifier=identifier DOT ASTERISK          #selectAllOf
+    | expression (AS? alias=identifier)?         #selectExpression
+    ;
+
+relation
+    : relationPrimary asOf* (AS? alias=identifier)?
+    ;
+
+relationPrimary
+    : HISTORY LPAREN qualifiedName RPAREN        #historyRelation
+    | qualifiedName                              #tableRelation
+    ;
+
+joinClause
+    : (INNER | LEFT OUTER?)? JOIN relation ON expression
+    ;
+
+asOf
+    : AS OF COMMIT commitRef
+    ;
+
+commitRef
+    : MINUS? number
+    | QUESTION
+    | STRING
+    | identifier
+    ;
+
+sortItem
+    : expression ordering=(ASC | DESC)? (NULLS nullOrdering=(FIRST | LAST))?
+    ;
+
+qualifiedName
+    : identifier (DOT identifier)*
+    ;
+
+// ---- expressions ----------------------------------------------------------------------------
+
+expression
+    : booleanExpression
+    ;
+
+booleanExpression
+    : NOT booleanExpression                                        #logicalNot
+    | left=booleanExpression op=AND right=booleanExpression        #logicalBinary
+    | left=booleanExpression op=OR right=booleanExpression         #logicalBinary
+    | predicated                                                   #predicatedExpression
+    ;
+
+predicated
+    : valueExpression predicate?
+    ;
+
+predicate
+    : comparisonOperator right=valueExpression                                  #comparison
+    | NOT? BETWEEN lower=valueExpression AND upper=valueExpression              #between
+    | NOT? IN LPAREN expression (COMMA expression)* RPAREN                      #inList
+    | NOT? op=(LIKE | ILIKE) pattern=valueExpression                            #like
+    | IS NOT? NULL                                                              #nullPredicate
+    ;
+
+valueExpression
+    : primaryExpression                                                         #valueDefault
+    | op=(MINUS | PLUS) valueExpression                                         #arithmeticUnary
+    | left=valueExpression op=(ASTERISK | SLASH | PERCENT) right=valueExpression  #arithmeticBinary
+    | left=valueExpression op=(PLUS | MINUS) right=valueExpression              #arithmeticBinary
+    | left=valueExpression op=CONCAT right=valueExpression                      #arithmeticBinary
+    ;
+
+primaryExpression
+    : NULL                                                                      #nullLiteral
+    | (TRUE | FALSE)                                                            #booleanLiteral
+    | number                                                                    #numericLiteral
+    | STRING                                                                    #stringLiteral
+    | kind=(DATE | TIMESTAMP) STRING                                            #typedLiteral
+    | QUESTION                                                                  #parameter
+    | CAST LPAREN expression AS typeName RPAREN                                 #cast
+    | CASE operand=expression? whenClause+ (ELSE elseExpression=expression)? END  #caseExpression
+    | identifier LPAREN ASTERISK RPAREN                                         #countStar
+    | identifier LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN      #functionCall
+    | identifier (DOT identifier)+                                              #dereference
+    | identifier                                                                #columnReference
+    | LPAREN expression RPAREN                                                  #parenthesized
+    ;
+
+whenClause
+    : WHEN condition=expression THEN result=expression
+    ;
+
+comparisonOperator
+    : EQ | NEQ | LT | LTE | GT | GTE
+    ;
+
+literal
+    : MINUS? number
+    | STRING
+    | (TRUE | FALSE)
+    | NULL
+    | (DATE | TIMESTAMP) STRING
+    ;
+
+number
+    : DECIMAL_VALUE
+    | INTEGER_VALUE
+    ;
+
+identifierList
+    : identifier (COMMA identifier)*
+    ;
+
+identifier
+    : IDENTIFIER               #unquotedIdentifier
+    | QUOTED_IDENTIFIER        #quotedIdentifier
+    | nonReserved              #nonReservedIdentifier
+    ;
+
+// Keywords that stay usable as names.
+nonReserved
+    : ADD | APPEND | ASC | ATTRIBUTE | BOTH | COLUMN | COMMIT | CURRENT | DATE | DESC | DESCRIBE
+    | FIRST | GROUP | HISTORY | INDEX | KEY | LAST | NULLS | PRECISION | RENAME | REVISION
+    | SCOPE | SHOW | TABLES | TIME | TIMESTAMP | UPSERT | VALID | VERSIONED | ZONE | BEFORE
+    | OUTER | WITHOUT | AT
+    ;
+
+// ---- lexer ----------------------------------------------------------------------------------
+
+ADD: A D D; ALTER: A L T E R; AND: A N D; APPEND: A P P E N D; AS: A S; ASC: A S C;
+AT: A T; ATTRIBUTE: A T T R I B U T E; BEFORE: B E F O R E; BETWEEN: B E T W E E N;
+BOTH: B O T H; BY: B Y; CASE: C A S E; CAST: C A S T; COLUMN: C O L U M N; COMMIT: C O M M I T;
+CREATE: C R E A T E; CURRENT: C U R R E N T; DATE: D A T E; DEFAULT: D E F A U L T;
+DELETE: D E L E T E; DESC: D E S C; DESCRIBE: D E S C R I B E; DISTINCT: D I S T I N C T;
+DOUBLE: D O U B L E; DROP: D R O P; ELSE: E L S E; END: E N D; EXISTS: E X I S T S;
+FALSE: F A L S E; FIRST: F I R S T; FROM: F R O M; GROUP: G R O U P; HAVING: H A V I N G;
+HISTORY: H I S T O R Y; IF: I F; ILIKE: I L I K E; IN: I N; INDEX: I N D E X;
+INNER: I N N E R; INSERT: I N S E R T; INTO: I N T O; IS: I S; JOIN: J O I N; KEY: K E Y;
+LAST: L A S T; LEFT: L E F T; LIKE: L I K E; LIMIT: L I M I T; NOT: N O T; NULL: N U L L;
+NULLS: N U L L S; OF: O F; OFFSET: O F F S E T; ON: O N; OR: O R; ORDER: O R D E R;
+OUTER: O U T E R; PRECISION: P R E C I S I O N; PRIMARY: P R I M A R Y; RENAME: R E N A M E;
+REVISION: R E V I S I O N; SCOPE: S C O P E; SELECT: S E L E C T; SET: S E T; SHOW: S H O W;
+TABLE: T A B L E; TABLES: T A B L E S; THEN: T H E N; TIME: T I M E;
+TIMESTAMP: T I M E S T A M P; TO: T O; TRUE: T R U E; UPDATE: U P D A T E;
+UPSERT: U P S E R T; VALID: V A L I D; VALUES: V A L U E S; VERSIONED: V E R S I O N E D;
+WHEN: W H E N; WHERE: W H E R E; WITH: W I T H; WITHOUT: W I T H O U T; ZONE: Z O N E;
+
+EQ: '='; NEQ: '<>' | '!='; LT: '<'; LTE: '<='; GT: '>'; GTE: '>=';
+PLUS: '+'; MINUS: '-'; ASTERISK: '*'; SLASH: '/'; PERCENT: '%'; CONCAT: '||';
+LPAREN: '('; RPAREN: ')'; COMMA: ','; DOT: '.'; SEMI: ';'; QUESTION: '?';
+
+STRING: '\'' ( ~'\'' | '\'\'' )* '\'';
+INTEGER_VALUE: DIGIT+;
+DECIMAL_VALUE: DIGIT+ '.' DIGIT* EXPONENT? | '.' DIGIT+ EXPONENT? | DIGIT+ EXPONENT;
+IDENTIFIER: (LETTER | '_') (LETTER | DIGIT | '_')*;
+QUOTED_IDENTIFIER: '"' ( ~'"' | '""' )* '"';
+
+fragment EXPONENT: [eE] [+-]? DIGIT+;
+fragment DIGIT: [0-9];
+fragment LETTER: [a-zA-Z];
+fragment A: [aA]; fragment B: [bB]; fragment C: [cC]; fragment D: [dD]; fragment E: [eE];
+fragment F: [fF]; fragment G: [gG]; fragment H: [hH]; fragment I: [iI]; fragment J: [jJ];
+fragment K: [kK]; fragment L: [lL]; fragment M: [mM]; fragment N: [nN]; fragment O: [oO];
+fragment P: [pP]; fragment Q: [qQ]; fragment R: [rR]; fragment S: [sS]; fragment T: [tT];
+fragment U: [uU]; fragment V: [vV]; fragment W: [wW]; fragment X: [xX]; fragment Y: [yY];
+fragment Z: [zZ];
+
+LINE_COMMENT: '--' ~[\r\n]* -> channel(HIDDEN);
+BLOCK_COMMENT: '/*' .*? '*/' -> channel(HIDDEN);
+WS: [ \t\r\n]+ -> channel(HIDDEN);
+
+// Anything else is a token the parser rejects with its position.
+UNRECOGNIZED: .;

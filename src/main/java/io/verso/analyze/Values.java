@@ -1,0 +1,201 @@
+package io.verso.analyze;
+
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.ColumnType;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Pos;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Checks a written value against its column type and turns it into the text PostgreSQL parses
+ * for that type, so a bad value is refused with the column and value named before anything runs.
+ */
+public final class Values {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    private static final Pattern TIMESTAMP = Pattern.compile(
+            "(\\d{4}-\\d{2}-\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.\\d{1,9})?)?)?"
+                    + "\\s*(Z|z|[+-]\\d{2}(?::?\\d{2})?)?");
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final BigInteger[] INTEGER_RANGE = {
+            BigInteger.valueOf(Short.MIN_VALUE), BigInteger.valueOf(Short.MAX_VALUE),
+            BigInteger.valueOf(Integer.MIN_VALUE), BigInteger.valueOf(Integer.MAX_VALUE),
+            BigInteger.valueOf(Long.MIN_VALUE), BigInteger.valueOf(Long.MAX_VALUE)};
+
+    private Values() {
+    }
+
+    /** The value of a VALUES item: a literal, a parameter, or a signed parameter. */
+    public static Object valueOf(Expr expr, List<Object> params) {
+        if (expr instanceof Expr.Literal lit) {
+            return switch (lit.kind()) {
+                case NULL -> null;
+                case BOOLEAN -> Boolean.valueOf(lit.text());
+                case INTEGER, DECIMAL -> new BigDecimal(lit.text());
+                case STRING, DATE, TIMESTAMP -> lit.text();
+            };
+        }
+        if (expr instanceof Expr.Parameter p) {
+            return params.get(p.index());
+        }
+        if (expr instanceof Expr.Unary u && u.operand() instanceof Expr.Parameter p
+                && params.get(p.index()) instanceof Number n) {
+            BigDecimal value = new BigDecimal(n.toString());
+            return u.op() == Expr.UnaryOp.MINUS ? value.negate() : value;
+        }
+        throw VersoException.at(ErrorCode.INVALID_VALUE,
+                "VALUES takes literals and ? parameters only", expr.pos());
+    }
+
+    /**
+     * Text for {@code column} from {@code value} (null stays null), or INVALID_VALUE naming column,
+     * value and, when known, where it was written.
+     */
+    public static String toText(ColumnDef column, Object value, Pos pos, String where) {
+        if (value == null) {
+            return null;
+        }
+        ColumnType type = column.type();
+        String text = value instanceof JsonNode node && !node.isString() ? JSON.writeValueAsString(node)
+                : value instanceof JsonNode node ? node.asString() : value.toString();
+        try {
+            return switch (type.base()) {
+                case SMALLINT, INTEGER, BIGINT -> integer(type, value, text);
+                case NUMERIC -> notBoolean(value, new BigDecimal(text.trim()).toPlainString());
+                case REAL, DOUBLE -> notBoolean(value, floating(text));
+                case BOOLEAN -> bool(value, text);
+                case TEXT -> scalar(value, text);
+                case VARCHAR -> {
+                    if (text.codePointCount(0, text.length()) > type.precision()) {
+                        throw new IllegalArgumentException("is longer than " + type.precision() + " characters");
+                    }
+                    yield scalar(value, text);
+                }
+                case DATE -> {
+                    if (!DATE.matcher(text.trim()).matches()) {
+                        throw new IllegalArgumentException("is not a date (YYYY-MM-DD)");
+                    }
+                    LocalDate.parse(text.trim());
+                    yield text.trim();
+                }
+                case TIMESTAMP, TIMESTAMPTZ -> timestamp(text);
+                case UUID -> {
+                    if (!UUID_TEXT.matcher(text.trim()).matches()) {
+                        throw new IllegalArgumentException("is not a UUID");
+                    }
+                    yield UUID.fromString(text.trim()).toString();
+                }
+                case JSONB -> {
+                    if (value instanceof JsonNode) {
+                        yield text;
+                    }
+                    JSON.readTree(text);
+                    yield text;
+                }
+            };
+        } catch (RuntimeException e) {
+            String reason = e instanceof IllegalArgumentException && !(e instanceof NumberFormatException)
+                    && e.getMessage() != null ? e.getMessage() : "is not a valid " + type.display();
+            String message = "value " + quoteForMessage(text) + " for column " + column.name() + " ("
+                    + type.display() + ")" + (where == null ? "" : " in " + where) + " " + reason;
+            throw pos != null ? VersoException.at(ErrorCode.INVALID_VALUE, message, pos)
+                    : VersoException.pointing(ErrorCode.INVALID_VALUE, message, column.name());
+        }
+    }
+
+    private static String quoteForMessage(String text) {
+        String shown = text.length() > 80 ? text.substring(0, 77) + "..." : text;
+        return "'" + shown + "'";
+    }
+
+    private static String integer(ColumnType type, Object value, String text) {
+        notBoolean(value, text);
+        BigDecimal decimal = new BigDecimal(text.trim());
+        BigInteger integer;
+        try {
+            integer = decimal.toBigIntegerExact();
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException("is not an integer");
+        }
+        int range = switch (type.base()) {
+            case SMALLINT -> 0;
+            case INTEGER -> 2;
+            default -> 4;
+        };
+        if (integer.compareTo(INTEGER_RANGE[range]) < 0 || integer.compareTo(INTEGER_RANGE[range + 1]) > 0) {
+            throw new IllegalArgumentException("is out of range for " + type.display());
+        }
+        return integer.toString();
+    }
+
+    private static String floating(String text) {
+        String t = text.trim();
+        switch (t.toLowerCase(Locale.ROOT)) {
+            case "nan" -> { return "NaN"; }
+            case "infinity", "+infinity" -> { return "Infinity"; }
+            case "-infinity" -> { return "-Infinity"; }
+            default -> {
+                double d = Double.parseDouble(t);
+                if (Double.isInfinite(d)) {
+                    throw new IllegalArgumentException("is out of range");
+                }
+                return t;
+            }
+        }
+    }
+
+    private static String bool(Object value, String text) {
+        if (value instanceof Boolean b) {
+            return b.toString();
+        }
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "true", "t", "yes", "on", "1" -> "true";
+            case "false", "f", "no", "off", "0" -> "false";
+            default -> throw new IllegalArgumentException("is not a boolean");
+        };
+    }
+
+    private static String notBoolean(Object value, String text) {
+        if (value instanceof Boolean) {
+            throw new IllegalArgumentException("is a boolean, not a number");
+        }
+        return text;
+    }
+
+    private static String scalar(Object value, String text) {
+        if (value instanceof JsonNode node && (node.isObject() || node.isArray())) {
+            throw new IllegalArgumentException("is a JSON " + (node.isObject() ? "object" : "array") + ", not text");
+        }
+        return text;
+    }
+
+    private static String timestamp(String text) {
+        var m = TIMESTAMP.matcher(text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("is not a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM])");
+        }
+        try {
+            LocalDate.parse(m.group(1));
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("is not a valid date");
+        }
+        if (m.group(2) != null && (Integer.parseInt(m.group(2)) > 23 || Integer.parseInt(m.group(3)) > 59
+                || (m.group(4) != null && Integer.parseInt(m.group(4)) > 59))) {
+            throw new IllegalArgumentException("is not a valid time of day");
+        }
+        return text.trim();
+    }
+}

@@ -1,0 +1,174 @@
+package io.verso.analyze;
+
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.compile.WriteCompiler.GroupBatch;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks rows written to a table against its definition and splits them into one batch per
+ * attribute group touched, the unit the ordering rule applies to.
+ */
+public final class WriteAnalyzer {
+
+    private WriteAnalyzer() {
+    }
+
+    /** A row to write: values by column (absent means not given), and where it came from. */
+    public record RowInput(Map<String, Object> values, Map<String, Pos> positions, String where) {
+    }
+
+    /** The rows of an UPSERT or INSERT statement as {@link RowInput}s, with the column list checked. */
+    public static List<RowInput> rows(Statement.InsertRows statement, TableDef table, List<Object> params) {
+        List<Ident> named = statement.columns().isEmpty()
+                ? table.columns().stream().map(c -> new Ident(c.name(), statement.pos())).toList()
+                : statement.columns();
+        Set<String> seen = new HashSet<>();
+        for (Ident column : named) {
+            if (table.column(column.name()).isEmpty()) {
+                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN,
+                        "unknown column '" + column.name() + "' in " + table.name(), column.pos());
+            }
+            if (!seen.add(column.name())) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is named twice",
+                        column.pos());
+            }
+        }
+        List<RowInput> rows = new ArrayList<>();
+        for (int r = 0; r < statement.rows().size(); r++) {
+            List<Expr> row = statement.rows().get(r);
+            if (row.size() != named.size()) {
+                throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "row " + (r + 1) + " has " + row.size()
+                        + " values for " + named.size() + " columns", row.isEmpty() ? statement.pos() : row.get(0).pos());
+            }
+            Map<String, Object> values = new LinkedHashMap<>();
+            Map<String, Pos> positions = new LinkedHashMap<>();
+            for (int i = 0; i < named.size(); i++) {
+                values.put(named.get(i).name(), Values.valueOf(row.get(i), params));
+                positions.put(named.get(i).name(), row.get(i).pos());
+            }
+            rows.add(new RowInput(values, positions, "row " + (r + 1)));
+        }
+        return rows;
+    }
+
+    /**
+     * The groups a write touches: the named group, or each group one of {@code columns} belongs to
+     * (the default group when only key columns are given).
+     */
+    public static List<GroupDef> touchedGroups(TableDef table, Set<String> columns, Ident group) {
+        if (group != null) {
+            GroupDef g = table.group(group.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_GROUP,
+                    "table " + table.name() + " has no attribute group '" + group.name() + "'", group.pos()));
+            for (String name : columns) {
+                ColumnDef column = table.column(name).orElseThrow();
+                if (!column.isKey() && column.groupId() != g.id()) {
+                    throw VersoException.at(ErrorCode.COLUMN_NOT_IN_GROUP, "column '" + name
+                            + "' is not in attribute group " + g.name() + " (it is in "
+                            + table.group(column.groupId()).name() + ")", group.pos());
+                }
+            }
+            return List.of(g);
+        }
+        List<GroupDef> touched = table.groups().stream()
+                .filter(g -> columns.stream().anyMatch(n -> table.column(n).orElseThrow().groupId() == g.id()))
+                .toList();
+        return touched.isEmpty() ? List.of(table.defaultGroup()) : touched;
+    }
+
+    /**
+     * One batch per touched group of a keyed table, or the single batch of an APPEND table; rows
+     * get positions {@code firstPosition}, {@code firstPosition + 1}, ...
+     */
+    public static List<GroupBatch> batches(TableDef table, List<RowInput> rows, List<GroupDef> groups,
+                                           boolean tombstone, int firstPosition, Pos statementPos) {
+        Integer[] positions = new Integer[rows.size()];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = firstPosition + i;
+        }
+        if (table.mode() == TableMode.APPEND) {
+            List<ColumnDef> columns = table.columns();
+            return List.of(new GroupBatch(table, table.defaultGroup(), columns, texts(table, columns, rows, false),
+                    positions, false));
+        }
+        List<ColumnDef> keys = table.keyColumns();
+        Set<String> given = rows.isEmpty() ? Set.of() : rows.get(0).values().keySet();
+        for (ColumnDef key : keys) {
+            if (!given.contains(key.name())) {
+                throw VersoException.at(ErrorCode.MISSING_KEY_VALUE, "every write supplies the key: column '"
+                        + key.name() + "' of " + table.name() + " is missing", statementPos);
+            }
+        }
+        List<GroupBatch> batches = new ArrayList<>();
+        for (GroupDef group : groups) {
+            for (String ordering : group.orderingColumns()) {
+                if (!given.contains(ordering)) {
+                    throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, "ordering column '" + ordering
+                            + "' of " + describe(table, group) + " is required in every write", statementPos);
+                }
+            }
+            List<ColumnDef> columns = new ArrayList<>(keys);
+            columns.addAll(table.columnsOf(group));
+            batches.add(new GroupBatch(table, group, columns, texts(table, columns, rows, tombstone), positions,
+                    tombstone));
+        }
+        return batches;
+    }
+
+    private static String describe(TableDef table, GroupDef group) {
+        return group.id() == 0 ? "table " + table.name() : "attribute group " + group.name() + " of " + table.name();
+    }
+
+    /** Column arrays of text; omitted columns take their DEFAULT (not for tombstones) or NULL. */
+    private static String[][] texts(TableDef table, List<ColumnDef> columns, List<RowInput> rows, boolean tombstone) {
+        String[][] values = new String[columns.size()][rows.size()];
+        for (int c = 0; c < columns.size(); c++) {
+            ColumnDef column = columns.get(c);
+            boolean ordering = table.isOrderingColumn(column);
+            for (int r = 0; r < rows.size(); r++) {
+                RowInput row = rows.get(r);
+                Pos pos = row.positions().get(column.name());
+                String text;
+                if (row.values().containsKey(column.name())) {
+                    text = Values.toText(column, row.values().get(column.name()), pos, row.where());
+                } else {
+                    text = tombstone ? null : column.defaultValue();
+                }
+                if (text == null) {
+                    if (column.isKey()) {
+                        throw null_(ErrorCode.MISSING_KEY_VALUE, "key column '" + column.name() + "' is NULL in "
+                                + row.where(), pos, column);
+                    }
+                    if (ordering) {
+                        throw null_(ErrorCode.MISSING_ORDERING_VALUE, "ordering column '" + column.name()
+                                + "' is NULL in " + row.where() + "; every write supplies it", pos, column);
+                    }
+                    if (column.notNull() && !tombstone) {
+                        throw null_(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' is NOT NULL"
+                                + (row.values().containsKey(column.name()) ? "" : " and has no DEFAULT")
+                                + " but " + row.where() + " gives it no value", pos, column);
+                    }
+                }
+                values[c][r] = text;
+            }
+        }
+        return values;
+    }
+
+    private static VersoException null_(ErrorCode code, String message, Pos pos, ColumnDef column) {
+        return pos != null ? VersoException.at(code, message, pos) : VersoException.pointing(code, message, column.name());
+    }
+}

@@ -1,0 +1,85 @@
+package io.verso.api.rest;
+
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import java.net.URI;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponse;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * The one place errors become RFC 9457 problem details. Every problem carries a stable
+ * {@code code}; syntax errors add {@code line} and {@code column}, input errors a {@code pointer}.
+ */
+@RestControllerAdvice
+class ProblemAdvice extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+    @ExceptionHandler(VersoException.class)
+    ResponseEntity<ProblemDetail> verso(VersoException e) {
+        if (e instanceof VersoException.ServerError) {
+            log.error("request failed: {}", e.getMessage(), e);
+        }
+        return ResponseEntity.status(e.code().status()).body(problem(e));
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e) {
+        log.error("unexpected failure", e);
+        return verso(new VersoException.ServerError(ErrorCode.INTERNAL_ERROR, "internal error", e));
+    }
+
+    /** Spring MVC's own exceptions (unreadable body, wrong method or media type, unknown path). */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+                                                             HttpStatusCode statusCode, WebRequest request) {
+        ProblemDetail problem = body instanceof ProblemDetail p ? p
+                : ex instanceof ErrorResponse er ? er.getBody()
+                : ProblemDetail.forStatus(statusCode);
+        problem.setProperty("code", frameworkCode(statusCode));
+        return ResponseEntity.status(statusCode).headers(headers).body(problem);
+    }
+
+    static ProblemDetail problem(VersoException e) {
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(e.code().status()), e.getMessage());
+        problem.setType(URI.create("https://verso.dev/problems/" + e.code().name().toLowerCase().replace('_', '-')));
+        problem.setTitle(title(e.code()));
+        problem.setProperty("code", e.code().name());
+        if (e instanceof VersoException.UserError user) {
+            if (user.line() > 0) {
+                problem.setProperty("line", user.line());
+                problem.setProperty("column", user.column());
+            }
+            if (user.pointer() != null) {
+                problem.setProperty("pointer", user.pointer());
+            }
+        }
+        return problem;
+    }
+
+    private static String title(ErrorCode code) {
+        String words = code.name().replace('_', ' ').toLowerCase();
+        return Character.toUpperCase(words.charAt(0)) + words.substring(1);
+    }
+
+    private static String frameworkCode(HttpStatusCode status) {
+        return switch (status.value()) {
+            case 404 -> "NOT_FOUND";
+            case 405 -> "METHOD_NOT_ALLOWED";
+            case 406 -> "NOT_ACCEPTABLE";
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE.name();
+            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
+            default -> status.is5xxServerError() ? ErrorCode.INTERNAL_ERROR.name() : ErrorCode.INVALID_REQUEST.name();
+        };
+    }
+}

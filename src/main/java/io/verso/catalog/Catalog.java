@@ -1,0 +1,96 @@
+package io.verso.catalog;
+
+import io.verso.catalog.TableRecord.ColumnRecord;
+import io.verso.catalog.TableRecord.GroupRecord;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+
+/**
+ * The catalog of user tables, read and written in the caller's transaction, so a request sees the
+ * catalog of its own snapshot and a DDL change commits together with its physical tables.
+ */
+@Component
+public class Catalog {
+
+    private final TableRepository tables;
+
+    Catalog(TableRepository tables) {
+        this.tables = tables;
+    }
+
+    public Optional<TableDef> find(String name) {
+        return tables.findByName(name).map(Catalog::toDef);
+    }
+
+    public List<TableDef> all() {
+        return tables.findAllByOrderByName().stream().map(Catalog::toDef).toList();
+    }
+
+    /** Stores a new table and returns it with its id. Physical names are derived from the id. */
+    public TableDef create(TableDef table) {
+        TableRecord saved = tables.save(toRecord(table, null));
+        return toDef(saved);
+    }
+
+    /** Replaces the stored definition of an existing table (same id). */
+    public TableDef update(TableDef table) {
+        return toDef(tables.save(toRecord(table, table.id())));
+    }
+
+    public void delete(TableDef table) {
+        tables.deleteById(table.id());
+    }
+
+    private static TableRecord toRecord(TableDef table, Long id) {
+        List<ColumnRecord> columns = new ArrayList<>();
+        int maxPhysical = 0;
+        for (ColumnDef c : table.columns()) {
+            String kind = null;
+            Integer position = null;
+            if (!c.isKey() && table.mode().keyed()) {
+                GroupDef group = table.group(c.groupId());
+                int valid = group.validBy().indexOf(c.name());
+                int revision = group.revisionBy().indexOf(c.name());
+                if (valid >= 0) {
+                    kind = "VALID";
+                    position = valid;
+                } else if (revision >= 0) {
+                    kind = "REVISION";
+                    position = revision;
+                }
+            }
+            columns.add(new ColumnRecord(c.name(), c.physical(), c.type().sql(), c.notNull(), c.defaultValue(),
+                    c.isKey() ? c.keyPosition() : null, c.isKey() ? null : c.groupId(), kind, position));
+            maxPhysical = Math.max(maxPhysical, Integer.parseInt(c.physical().substring(1)));
+        }
+        List<GroupRecord> groups = table.groups().stream().map(g -> new GroupRecord(g.id(), g.name())).toList();
+        return new TableRecord(id, table.name(), table.mode().name(), maxPhysical + 1, table.horizon(),
+                table.createdCommit(), columns, groups);
+    }
+
+    private static TableDef toDef(TableRecord record) {
+        List<ColumnDef> columns = record.columns().stream()
+                .map(c -> new ColumnDef(c.name(), c.physicalName(), ColumnType.parseStored(c.type()), c.notNull(),
+                        c.defaultValue(), c.keyPosition() == null ? -1 : c.keyPosition(),
+                        c.groupId() == null ? -1 : c.groupId()))
+                .toList();
+        List<GroupDef> groups = record.groups().stream()
+                .map(g -> new GroupDef(g.groupId(), g.name(),
+                        ordering(record.columns(), g.groupId(), "VALID"),
+                        ordering(record.columns(), g.groupId(), "REVISION")))
+                .toList();
+        return new TableDef(record.id(), record.name(), TableMode.valueOf(record.mode()), columns, groups,
+                record.historyHorizon(), record.createdCommit());
+    }
+
+    private static List<String> ordering(List<ColumnRecord> columns, int groupId, String kind) {
+        return columns.stream()
+                .filter(c -> kind.equals(c.orderingKind()) && c.groupId() != null && c.groupId() == groupId)
+                .sorted(Comparator.comparingInt(ColumnRecord::orderingPosition))
+                .map(ColumnRecord::name)
+                .toList();
+    }
+}

@@ -1,0 +1,125 @@
+package io.verso.catalog;
+
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.TypeSpec;
+import java.util.Locale;
+
+/** A column type of the dialect; each maps to the PostgreSQL type of the same name. */
+public record ColumnType(Base base, Integer precision, Integer scale) {
+
+    public enum Base {
+        SMALLINT("smallint"), INTEGER("integer"), BIGINT("bigint"), NUMERIC("numeric"), REAL("real"),
+        DOUBLE("double precision"), BOOLEAN("boolean"), TEXT("text"), VARCHAR("varchar"), DATE("date"),
+        TIMESTAMP("timestamp"), TIMESTAMPTZ("timestamptz"), UUID("uuid"), JSONB("jsonb");
+
+        final String sql;
+
+        Base(String sql) {
+            this.sql = sql;
+        }
+    }
+
+    public static ColumnType of(Base base) {
+        return new ColumnType(base, null, null);
+    }
+
+    public static ColumnType from(TypeSpec spec) {
+        String name = spec.name().toLowerCase(Locale.ROOT);
+        Base base = switch (name) {
+            case "smallint", "int2" -> Base.SMALLINT;
+            case "int", "integer", "int4" -> Base.INTEGER;
+            case "bigint", "int8" -> Base.BIGINT;
+            case "numeric", "decimal" -> Base.NUMERIC;
+            case "real", "float4" -> Base.REAL;
+            case "double precision", "float8" -> Base.DOUBLE;
+            case "boolean", "bool" -> Base.BOOLEAN;
+            case "text" -> Base.TEXT;
+            case "varchar" -> Base.VARCHAR;
+            case "date" -> Base.DATE;
+            case "timestamp" -> Base.TIMESTAMP;
+            case "timestamptz" -> Base.TIMESTAMPTZ;
+            case "uuid" -> Base.UUID;
+            case "jsonb" -> Base.JSONB;
+            default -> throw VersoException.at(ErrorCode.UNKNOWN_TYPE, "unknown type '" + spec.name() + "'", spec.pos());
+        };
+        Integer first = spec.first();
+        Integer second = spec.second();
+        switch (base) {
+            case NUMERIC -> {
+                if (first != null && (first < 1 || first > 1000)) {
+                    throw bad(spec, "NUMERIC precision must be between 1 and 1000");
+                }
+                if (second != null && (second < 0 || second > first)) {
+                    throw bad(spec, "NUMERIC scale must be between 0 and the precision");
+                }
+            }
+            case VARCHAR -> {
+                if (first == null || second != null || first < 1 || first > 10_485_760) {
+                    throw bad(spec, "VARCHAR takes one length between 1 and 10485760");
+                }
+            }
+            case TIMESTAMP, TIMESTAMPTZ -> {
+                if (second != null || (first != null && (first < 0 || first > 6))) {
+                    throw bad(spec, "TIMESTAMP precision must be between 0 and 6");
+                }
+            }
+            default -> {
+                if (first != null) {
+                    throw bad(spec, base.sql.toUpperCase(Locale.ROOT) + " takes no modifier");
+                }
+            }
+        }
+        return new ColumnType(base, first, second);
+    }
+
+    private static VersoException bad(TypeSpec spec, String message) {
+        return VersoException.at(ErrorCode.UNKNOWN_TYPE, message, spec.pos());
+    }
+
+    /** Parses the catalog's stored form, which is {@link #sql()}. */
+    public static ColumnType parseStored(String stored) {
+        int paren = stored.indexOf('(');
+        String name = paren < 0 ? stored : stored.substring(0, paren);
+        Integer first = null;
+        Integer second = null;
+        if (paren >= 0) {
+            String[] mods = stored.substring(paren + 1, stored.length() - 1).split(",");
+            first = Integer.parseInt(mods[0].trim());
+            second = mods.length > 1 ? Integer.parseInt(mods[1].trim()) : null;
+        }
+        return from(new TypeSpec(name, first, second, null));
+    }
+
+    /** The PostgreSQL type, e.g. {@code numeric(12,2)}. Built from our enum only, never user text. */
+    public String sql() {
+        if (precision == null) {
+            return base.sql;
+        }
+        return switch (base) {
+            case TIMESTAMP -> "timestamp(" + precision + ")";
+            case TIMESTAMPTZ -> "timestamptz(" + precision + ")";
+            default -> base.sql + "(" + precision + (scale == null ? "" : "," + scale) + ")";
+        };
+    }
+
+    /** The dialect's spelling, as DESCRIBE and SHOW CREATE TABLE show it. */
+    public String display() {
+        String name = switch (base) {
+            case DOUBLE -> "DOUBLE PRECISION";
+            default -> base.name();
+        };
+        if (precision == null) {
+            return name;
+        }
+        return name + "(" + precision + (scale == null ? "" : "," + scale) + ")";
+    }
+
+    /** VALID BY and REVISION BY columns must be integers or timestamps. */
+    public boolean canOrder() {
+        return switch (base) {
+            case SMALLINT, INTEGER, BIGINT, TIMESTAMP, TIMESTAMPTZ -> true;
+            default -> false;
+        };
+    }
+}

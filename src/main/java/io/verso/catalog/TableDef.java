@@ -1,0 +1,59 @@
+package io.verso.catalog;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A user table as the catalog knows it. Physical tables are named after the id, never the user's
+ * name: {@code t<id>_cur} holds current rows (or every row of an APPEND table), {@code t<id>_hist}
+ * every retained version of a VERSIONED table.
+ *
+ * @param horizon the deleted-history horizon: AS OF a commit before it is refused (0 when none)
+ */
+public record TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
+                       long horizon, long createdCommit) {
+
+    public static final String DATA_SCHEMA = "verso_data";
+
+    public String currentTable() {
+        return "t" + id + "_cur";
+    }
+
+    public String historyTable() {
+        return "t" + id + "_hist";
+    }
+
+    public Optional<ColumnDef> column(String name) {
+        return columns.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    public List<ColumnDef> keyColumns() {
+        return columns.stream().filter(ColumnDef::isKey).sorted(Comparator.comparingInt(ColumnDef::keyPosition)).toList();
+    }
+
+    public List<ColumnDef> columnsOf(GroupDef group) {
+        return columns.stream().filter(c -> c.groupId() == group.id()).toList();
+    }
+
+    public Optional<GroupDef> group(String name) {
+        return groups.stream().filter(g -> g.name().equals(name)).findFirst();
+    }
+
+    public GroupDef group(int id) {
+        return groups.stream().filter(g -> g.id() == id).findFirst().orElseThrow();
+    }
+
+    public GroupDef defaultGroup() {
+        return group(0);
+    }
+
+    public boolean isOrderingColumn(ColumnDef column) {
+        return !column.isKey() && mode.keyed() && group(column.groupId()).orderingColumns().contains(column.name());
+    }
+
+    /** Groups that can hold columns: every group of a keyed table, none of an APPEND table. */
+    public boolean hasHistory() {
+        return mode == TableMode.VERSIONED;
+    }
+}

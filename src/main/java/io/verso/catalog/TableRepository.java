@@ -1,0 +1,12 @@
+package io.verso.catalog;
+
+import java.util.List;
+import java.util.Optional;
+import org.springframework.data.repository.ListCrudRepository;
+
+interface TableRepository extends ListCrudRepository<TableRecord, Long> {
+
+    Optional<TableRecord> findByName(String name);
+
+    List<TableRecord> findAllByOrderByName();
+}

@@ -1,0 +1,198 @@
+package io.verso.compile;
+
+import io.verso.analyze.BoundRelation;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import java.util.List;
+
+/**
+ * Emits a relation of a read as a subquery over the physical tables that exposes exactly the
+ * user's column names. The rest of the statement never sees physical names, hidden columns or
+ * how current rows, winners at a commit and history are kept.
+ */
+public final class RelationCompiler {
+
+    static final String SCHEMA = TableDef.DATA_SCHEMA;
+
+    private RelationCompiler() {
+    }
+
+    public static void emit(SqlBuilder b, BoundRelation relation) {
+        TableDef table = relation.table();
+        switch (relation.kind()) {
+            case CURRENT -> current(b, table);
+            case AS_OF -> asOf(b, table, relation.asOf());
+            case HISTORY -> history(b, table, relation.asOf());
+        }
+    }
+
+    /** Live rows of a keyed table, or every row of an APPEND table. */
+    public static void current(SqlBuilder b, TableDef table) {
+        b.sql("(SELECT ");
+        boolean multiGroup = table.groups().size() > 1;
+        columns(b, table, (builder, column) -> {
+            if (multiGroup && table.isOrderingColumn(column)) {
+                // A tombstoned group keeps its ordering values to order late writes; they read as NULL.
+                builder.sql("CASE WHEN ").ident(deletedColumn(column.groupId())).sql(" THEN NULL ELSE ")
+                        .ident(column.physical()).sql(" END");
+            } else {
+                builder.ident(column.physical());
+            }
+        });
+        b.sql(" FROM ").table(SCHEMA, table.currentTable());
+        if (table.mode() != TableMode.APPEND) {
+            b.sql(" WHERE ");
+            liveFilter(b, table, null);
+        }
+        b.sql(")");
+    }
+
+    /** {@code "_d0" = FALSE OR "_d1" = FALSE ...}: at least one group has a live winner. */
+    static void liveFilter(SqlBuilder b, TableDef table, String qualifier) {
+        List<GroupDef> groups = table.groups();
+        for (int i = 0; i < groups.size(); i++) {
+            if (i > 0) {
+                b.sql(" OR ");
+            }
+            String column = deletedColumn(groups.get(i).id());
+            if (qualifier == null) {
+                b.ident(column);
+            } else {
+                b.qualified(qualifier, column);
+            }
+            b.sql(" = FALSE");
+        }
+    }
+
+    /** Every key's winner at commit {@code n}, per group, put together. */
+    static void asOf(SqlBuilder b, TableDef table, long n) {
+        if (table.mode() == TableMode.APPEND) {
+            b.sql("(SELECT ");
+            columns(b, table, (builder, column) -> builder.ident(column.physical()));
+            b.sql(" FROM ").table(SCHEMA, table.currentTable()).sql(" WHERE ").ident("_commit").sql(" <= ").bind(n)
+                    .sql(")");
+            return;
+        }
+        List<GroupDef> groups = table.groups();
+        if (groups.size() == 1) {
+            b.sql("(SELECT ");
+            columns(b, table, (builder, column) -> builder.ident(column.physical()));
+            b.sql(" FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE ");
+            winnerWindow(b, groups.get(0), n);
+            b.sql(" AND NOT ").ident("_deleted").sql(")");
+            return;
+        }
+        b.sql("(SELECT ");
+        columns(b, table, (builder, column) -> {
+            if (column.isKey()) {
+                builder.ident(column.physical());
+            } else {
+                String g = "g" + column.groupId();
+                builder.sql("CASE WHEN ").qualified(g, "_deleted").sql(" THEN NULL ELSE ")
+                        .qualified(g, column.physical()).sql(" END");
+            }
+        });
+        b.sql(" FROM ");
+        for (int i = 0; i < groups.size(); i++) {
+            GroupDef group = groups.get(i);
+            if (i > 0) {
+                b.sql(" FULL JOIN ");
+            }
+            b.sql("(SELECT * FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE ");
+            winnerWindow(b, group, n);
+            b.sql(") AS ").ident("g" + group.id());
+            if (i > 0) {
+                b.sql(" USING (");
+                keyList(b, table, null);
+                b.sql(")");
+            }
+        }
+        b.sql(" WHERE ");
+        for (int i = 0; i < groups.size(); i++) {
+            b.sql(i > 0 ? " OR " : "").qualified("g" + groups.get(i).id(), "_deleted").sql(" = FALSE");
+        }
+        b.sql(")");
+    }
+
+    /** The version of {@code group} that was the winner at commit n: current from at most n, until after n. */
+    private static void winnerWindow(SqlBuilder b, GroupDef group, long n) {
+        b.ident("_g").sql(" = ").number(group.id()).sql(" AND ").ident("_from").sql(" <= ").bind(n)
+                .sql(" AND (").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").bind(n).sql(")");
+    }
+
+    /** Every retained version, one row per version and group, with the history pseudo-columns. */
+    static void history(SqlBuilder b, TableDef table, Long asOf) {
+        b.sql("(SELECT ");
+        columns(b, table, (builder, column) -> builder.ident(column.physical()));
+        if (table.mode() == TableMode.APPEND) {
+            b.sql(", CAST(").bind(GroupDef.DEFAULT_NAME).sql(" AS text) AS ").ident("_group")
+                    .sql(", ").ident("_commit").sql(" AS ").ident("_commit")
+                    .sql(", ").ident("_commit").sql(" AS ").ident("_current_from")
+                    .sql(", CAST(NULL AS bigint) AS ").ident("_current_to")
+                    .sql(", FALSE AS ").ident("_deleted")
+                    .sql(" FROM ").table(SCHEMA, table.currentTable());
+        } else {
+            b.sql(", CASE ").ident("_g");
+            for (GroupDef group : table.groups()) {
+                b.sql(" WHEN ").number(group.id()).sql(" THEN ").bind(group.name());
+            }
+            b.sql(" END AS ").ident("_group").sql(", ").ident("_commit").sql(" AS ").ident("_commit").sql(", ");
+            b.ident("_from").sql(" AS ").ident("_current_from").sql(", ");
+            if (asOf == null) {
+                b.ident("_to");
+            } else {
+                // Seen from commit n, a version superseded after n was still current.
+                b.sql("CASE WHEN ").ident("_to").sql(" <= ").bind(asOf).sql(" THEN ").ident("_to").sql(" END");
+            }
+            b.sql(" AS ").ident("_current_to").sql(", ").ident("_deleted").sql(" AS ").ident("_deleted")
+                    .sql(" FROM ").table(SCHEMA, table.historyTable());
+        }
+        if (asOf != null) {
+            b.sql(" WHERE ").ident("_commit").sql(" <= ").bind(asOf);
+        }
+        b.sql(")");
+    }
+
+    interface ColumnSource {
+        void emit(SqlBuilder b, ColumnDef column);
+    }
+
+    private static void columns(SqlBuilder b, TableDef table, ColumnSource source) {
+        List<ColumnDef> columns = table.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                b.sql(", ");
+            }
+            source.emit(b, columns.get(i));
+            b.sql(" AS ").ident(columns.get(i).name());
+        }
+    }
+
+    static void keyList(SqlBuilder b, TableDef table, String qualifier) {
+        List<ColumnDef> keys = table.keyColumns();
+        for (int i = 0; i < keys.size(); i++) {
+            if (i > 0) {
+                b.sql(", ");
+            }
+            if (qualifier == null) {
+                b.ident(keys.get(i).physical());
+            } else {
+                b.qualified(qualifier, keys.get(i).physical());
+            }
+        }
+    }
+
+    static String deletedColumn(int groupId) {
+        return "_d" + groupId;
+    }
+
+    static String commitColumn(int groupId) {
+        return "_c" + groupId;
+    }
+
+    static String positionColumn(int groupId) {
+        return "_p" + groupId;
+    }
+}

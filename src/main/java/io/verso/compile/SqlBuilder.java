@@ -1,0 +1,70 @@
+package io.verso.compile;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The only way SQL text is made. Fixed fragments come from the compiler's own string constants,
+ * names go through {@link #ident}, and every value becomes a bind parameter through {@link #bind}:
+ * nothing the user typed is ever appended as text.
+ */
+public final class SqlBuilder {
+
+    private final StringBuilder sql = new StringBuilder();
+    private final List<Object> binds = new ArrayList<>();
+
+    /** Appends a fragment of the compiler's own SQL. Never pass user text here. */
+    public SqlBuilder sql(String fragment) {
+        sql.append(fragment);
+        return this;
+    }
+
+    /** Appends an identifier, validated and double-quoted. */
+    public SqlBuilder ident(String name) {
+        sql.append(quote(name));
+        return this;
+    }
+
+    /** Appends {@code "schema"."table"} for a physical table. */
+    public SqlBuilder table(String schema, String table) {
+        sql.append(quote(schema)).append('.').append(quote(table));
+        return this;
+    }
+
+    /** Appends {@code "qualifier"."name"}. */
+    public SqlBuilder qualified(String qualifier, String name) {
+        sql.append(quote(qualifier)).append('.').append(quote(name));
+        return this;
+    }
+
+    /** Appends a placeholder for a value. */
+    public SqlBuilder bind(Object value) {
+        sql.append('?');
+        binds.add(value);
+        return this;
+    }
+
+    /**
+     * Appends an integer the compiler itself produced (a group id, a sort ordinal already range-checked).
+     * Inlined rather than bound because PostgreSQL treats a bound ORDER BY ordinal as a constant.
+     */
+    public SqlBuilder number(long trusted) {
+        sql.append(trusted);
+        return this;
+    }
+
+    public CompiledSql build() {
+        return new CompiledSql(sql.toString(), List.copyOf(binds));
+    }
+
+    /**
+     * Quotes an identifier for PostgreSQL. The one function every name passes through: refuses what
+     * cannot be a name at all, and doubles embedded quotes so the name can never end the quoting.
+     */
+    public static String quote(String name) {
+        if (name == null || name.isEmpty() || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("not an identifier: " + name);
+        }
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+}

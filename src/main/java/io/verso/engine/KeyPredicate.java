@@ -1,0 +1,93 @@
+package io.verso.engine;
+
+import io.verso.analyze.Values;
+import io.verso.catalog.ColumnDef;
+import io.verso.sql.ast.Expr;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Recognises a DELETE whose WHERE fixes every key column by equality or IN lists. Such a delete
+ * names its keys, and writes their tombstones whether or not they have a live row, so that it also
+ * wins over writes it supersedes that arrive after it.
+ */
+final class KeyPredicate {
+
+    private KeyPredicate() {
+    }
+
+    /** The keys named, as value maps, or null when the predicate does not fix every key column. */
+    static List<Map<String, Object>> explicitKeys(Expr where, List<ColumnDef> keys, List<Object> params) {
+        if (where == null) {
+            return null;
+        }
+        List<Expr> conjuncts = new ArrayList<>();
+        flatten(where, conjuncts);
+        Map<String, List<Object>> valuesByKey = new LinkedHashMap<>();
+        for (Expr conjunct : conjuncts) {
+            String column;
+            List<Expr> items;
+            if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ) {
+                if (b.left() instanceof Expr.ColumnRef ref && isValue(b.right())) {
+                    column = ref.column().name();
+                    items = List.of(b.right());
+                } else if (b.right() instanceof Expr.ColumnRef ref && isValue(b.left())) {
+                    column = ref.column().name();
+                    items = List.of(b.left());
+                } else {
+                    return null;
+                }
+            } else if (conjunct instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.ColumnRef ref
+                    && in.items().stream().allMatch(KeyPredicate::isValue)) {
+                column = ref.column().name();
+                items = in.items();
+            } else {
+                return null;
+            }
+            if (keys.stream().noneMatch(k -> k.name().equals(column)) || valuesByKey.containsKey(column)) {
+                return null;
+            }
+            List<Object> values = new ArrayList<>();
+            for (Expr item : items) {
+                Object value = Values.valueOf(item, params);
+                if (value == null) {
+                    return null;
+                }
+                values.add(value);
+            }
+            valuesByKey.put(column, values);
+        }
+        if (valuesByKey.size() != keys.size()) {
+            return null;
+        }
+        List<Map<String, Object>> rows = new ArrayList<>();
+        rows.add(new LinkedHashMap<>());
+        for (ColumnDef key : keys) {
+            List<Map<String, Object>> next = new ArrayList<>();
+            for (Map<String, Object> partial : rows) {
+                for (Object value : valuesByKey.get(key.name())) {
+                    Map<String, Object> row = new LinkedHashMap<>(partial);
+                    row.put(key.name(), value);
+                    next.add(row);
+                }
+            }
+            rows = next;
+        }
+        return rows;
+    }
+
+    private static boolean isValue(Expr expr) {
+        return expr instanceof Expr.Literal || expr instanceof Expr.Parameter;
+    }
+
+    private static void flatten(Expr expr, List<Expr> out) {
+        if (expr instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
+            flatten(b.left(), out);
+            flatten(b.right(), out);
+        } else {
+            out.add(expr);
+        }
+    }
+}

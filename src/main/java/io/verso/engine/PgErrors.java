@@ -1,0 +1,47 @@
+package io.verso.engine;
+
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import java.sql.SQLException;
+import org.postgresql.util.PSQLException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
+
+/**
+ * PostgreSQL failures as Verso errors. Input the analyzer could not judge (a value PostgreSQL
+ * rejects, an operator on the wrong types) is the caller's fault; everything else is ours.
+ */
+final class PgErrors {
+
+    private PgErrors() {
+    }
+
+    static VersoException translate(RuntimeException e) {
+        Throwable cause = e instanceof DataAccessException dae ? dae.getMostSpecificCause() : e;
+        if (cause instanceof SQLException sql && sql.getSQLState() != null) {
+            String state = sql.getSQLState();
+            String message = cause instanceof PSQLException psql && psql.getServerErrorMessage() != null
+                    ? psql.getServerErrorMessage().getMessage() : sql.getMessage();
+            ErrorCode code = switch (state) {
+                case "22012" -> ErrorCode.DIVISION_BY_ZERO;
+                case "42883", "42804", "42846", "42725", "42P08", "42P18", "22P02" ->
+                        state.startsWith("42") ? ErrorCode.TYPE_MISMATCH : ErrorCode.INVALID_VALUE;
+                case "42803", "42P10", "42P20", "42601" -> ErrorCode.INVALID_EXPRESSION;
+                case "57014" -> ErrorCode.STATEMENT_TIMEOUT;
+                case "40001", "40P01", "55P03" -> ErrorCode.WRITE_CONFLICT;
+                default -> state.startsWith("22") ? ErrorCode.INVALID_VALUE
+                        : state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
+                        ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
+            };
+            if (code.status() < 500) {
+                return VersoException.user(code, message);
+            }
+            return new VersoException.ServerError(code, code == ErrorCode.STATEMENT_TIMEOUT
+                    ? "the statement ran longer than the statement timeout" : message, e);
+        }
+        if (e instanceof TransactionException || e instanceof DataAccessException) {
+            return new VersoException.ServerError(ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable", e);
+        }
+        return new VersoException.ServerError(ErrorCode.INTERNAL_ERROR, "internal error", e);
+    }
+}

@@ -1,0 +1,105 @@
+package io.verso.engine;
+
+import io.verso.compile.CompiledSql;
+import io.verso.compile.CompiledSql.ArrayBind;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/** Runs compiled SQL on the transaction's connection, binding every value as a parameter. */
+@Component
+public class SqlRunner {
+
+    private final JdbcTemplate jdbc;
+
+    public SqlRunner(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    public <T> T query(CompiledSql sql, RowMapper<T> reader) {
+        return jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
+                bind(connection, ps, sql.binds());
+                try (ResultSet rs = ps.executeQuery()) {
+                    return reader.map(rs);
+                }
+            }
+        });
+    }
+
+    /** Every row as text, column by column. */
+    public List<String[]> texts(CompiledSql sql) {
+        return query(sql, rs -> {
+            int columns = rs.getMetaData().getColumnCount();
+            List<String[]> rows = new ArrayList<>();
+            while (rs.next()) {
+                String[] row = new String[columns];
+                for (int i = 0; i < columns; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+                rows.add(row);
+            }
+            return rows;
+        });
+    }
+
+    /** The first row's numbers, for statements that report counts. */
+    public long[] counts(CompiledSql sql) {
+        return query(sql, rs -> {
+            int columns = rs.getMetaData().getColumnCount();
+            long[] counts = new long[columns];
+            if (rs.next()) {
+                for (int i = 0; i < columns; i++) {
+                    counts[i] = rs.getLong(i + 1);
+                }
+            }
+            return counts;
+        });
+    }
+
+    public int update(CompiledSql sql) {
+        return jdbc.execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
+                bind(connection, ps, sql.binds());
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    private static void bind(Connection connection, PreparedStatement ps, List<Object> binds) throws SQLException {
+        for (int i = 0; i < binds.size(); i++) {
+            Object value = binds.get(i);
+            int index = i + 1;
+            if (value == null) {
+                ps.setNull(index, Types.NULL);
+            } else if (value instanceof ArrayBind array) {
+                ps.setArray(index, connection.createArrayOf(array.elementType(), array.values()));
+            } else if (value instanceof Integer v) {
+                ps.setInt(index, v);
+            } else if (value instanceof Long v) {
+                ps.setLong(index, v);
+            } else if (value instanceof BigDecimal v) {
+                ps.setBigDecimal(index, v);
+            } else if (value instanceof Boolean v) {
+                ps.setBoolean(index, v);
+            } else if (value instanceof Double v) {
+                ps.setDouble(index, v);
+            } else {
+                // Sent untyped (stringtype=unspecified): PostgreSQL infers the type from the context,
+                // as it does for a quoted literal.
+                ps.setString(index, value.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,496 @@
+package io.verso.engine;
+
+import io.verso.analyze.AsOfResolver;
+import io.verso.analyze.BoundRelation;
+import io.verso.analyze.BoundSelect;
+import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.ReadAnalyzer;
+import io.verso.analyze.RelationKind;
+import io.verso.analyze.Scope;
+import io.verso.analyze.TableLookup;
+import io.verso.analyze.Values;
+import io.verso.analyze.WriteAnalyzer;
+import io.verso.analyze.WriteAnalyzer.RowInput;
+import io.verso.catalog.Catalog;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.commits.CommitRecord;
+import io.verso.commits.CommitRepository;
+import io.verso.compile.CompiledSql;
+import io.verso.compile.DdlCompiler;
+import io.verso.compile.ExprCompiler;
+import io.verso.compile.RelationCompiler;
+import io.verso.compile.SelectCompiler;
+import io.verso.compile.SqlBuilder;
+import io.verso.compile.WriteCompiler;
+import io.verso.compile.WriteCompiler.GroupBatch;
+import io.verso.config.VersoProperties;
+import io.verso.engine.StatementResult.Column;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Runs a request: parse, then in one PostgreSQL transaction analyse, compile and execute each
+ * statement, and, if anything was written, record one commit. Writers serialise on a
+ * transaction-scoped advisory lock taken before their commit sequence is drawn and released only
+ * once PostgreSQL has made the commit visible, so sequences increase in visibility order and a
+ * reader's snapshot always holds a prefix of the commits.
+ */
+@Service
+public class StatementEngine {
+
+    /** The advisory lock every writer holds from drawing its sequence until its commit is visible. */
+    static final long COMMIT_LOCK = 0x7665_7273_6f00_0001L;
+
+    private final Catalog catalog;
+    private final CommitRepository commits;
+    private final SqlRunner sql;
+    private final VersoProperties properties;
+    private final TransactionTemplate readTransaction;
+    private final TransactionTemplate writeTransaction;
+
+    public StatementEngine(Catalog catalog, CommitRepository commits, SqlRunner sql, VersoProperties properties,
+                           PlatformTransactionManager transactions) {
+        this.catalog = catalog;
+        this.commits = commits;
+        this.sql = sql;
+        this.properties = properties;
+        // Reads: one snapshot for every statement of the request.
+        this.readTransaction = new TransactionTemplate(transactions);
+        readTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        readTransaction.setReadOnly(true);
+        // Writes: READ COMMITTED, so that after taking the lock each statement sees every earlier commit.
+        this.writeTransaction = new TransactionTemplate(transactions);
+        writeTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+    }
+
+    public ExecutionResult execute(String text, List<Object> params) {
+        SqlParser.Script script = SqlParser.parse(text);
+        if (script.statements().size() > properties.maxStatements()) {
+            throw VersoException.user(ErrorCode.TOO_MANY_STATEMENTS, "a request holds at most "
+                    + properties.maxStatements() + " statements, not " + script.statements().size());
+        }
+        if (params.size() != script.parameterCount()) {
+            throw VersoException.pointing(ErrorCode.PARAMETER_COUNT_MISMATCH, "the statements have "
+                    + script.parameterCount() + " ? placeholder(s) but " + params.size() + " parameter(s) were given",
+                    "/params");
+        }
+        boolean writes = script.statements().stream().anyMatch(Statement::writes);
+        try {
+            return (writes ? writeTransaction : readTransaction)
+                    .execute(status -> new Request(params, writes).run(script.statements()));
+        } catch (VersoException e) {
+            throw e;
+        } catch (DataAccessException | TransactionException e) {
+            throw PgErrors.translate(e);
+        }
+    }
+
+    /** The state of one request: its commit, the positions it handed out, the tables it touched. */
+    private final class Request {
+        private final List<Object> params;
+        private final boolean writes;
+        private final Map<String, TableDef> tables = new HashMap<>();
+        private final Map<String, Long> touched = new LinkedHashMap<>();
+        private long commit;
+        private AsOfResolver asOf;
+        private int position;
+
+        Request(List<Object> params, boolean writes) {
+            this.params = params;
+            this.writes = writes;
+        }
+
+        ExecutionResult run(List<Statement> statements) {
+            sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ")
+                    .bind(properties.statementTimeout().toMillis() + "ms").sql(", true)").build(), rs -> null);
+            long latest;
+            if (writes) {
+                sql.query(new SqlBuilder().sql("SELECT pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(),
+                        rs -> null);
+                commit = sql.counts(new SqlBuilder().sql("SELECT nextval('verso.commit_seq')").build())[0];
+                latest = commit;
+            } else {
+                latest = commits.latest();
+            }
+            asOf = new AsOfResolver(params, latest);
+            List<StatementResult> results = new ArrayList<>();
+            for (Statement statement : statements) {
+                results.add(execute(statement));
+            }
+            if (writes) {
+                Set<CommitRecord.TableTouched> tablesTouched = touched.entrySet().stream()
+                        .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
+                        .collect(Collectors.toCollection(LinkedHashSet::new));
+                long rows = touched.values().stream().mapToLong(Long::longValue).sum();
+                commits.save(new CommitRecord(commit, Instant.now(), rows, tablesTouched));
+            }
+            return new ExecutionResult(writes ? commit : null, latest, results);
+        }
+
+        private TableDef table(Ident name) {
+            TableDef table = tables.computeIfAbsent(name.name(), n -> catalog.find(n).orElse(null));
+            if (table == null) {
+                tables.remove(name.name());
+                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
+            }
+            return table;
+        }
+
+        private void catalogChanged() {
+            tables.clear();
+        }
+
+        private void touch(String table, long rows) {
+            touched.merge(table, rows, Long::sum);
+        }
+
+        private StatementResult execute(Statement statement) {
+            if (statement instanceof Statement.Select s) {
+                return select(s);
+            }
+            if (statement instanceof Statement.InsertRows i) {
+                return insertRows(i);
+            }
+            if (statement instanceof Statement.Update u) {
+                return update(u);
+            }
+            if (statement instanceof Statement.Delete d) {
+                return delete(d);
+            }
+            if (statement instanceof Statement.CreateTable c) {
+                return createTable(c);
+            }
+            if (statement instanceof Statement.DropTable d) {
+                return dropTable(d);
+            }
+            if (statement instanceof Statement.ShowTables) {
+                return showTables();
+            }
+            if (statement instanceof Statement.Describe d) {
+                return describe(table(d.table()));
+            }
+            if (statement instanceof Statement.ShowCreateTable s) {
+                TableDef table = table(s.table());
+                List<List<Object>> rows = new ArrayList<>();
+                rows.add(List.of(table.name(), DdlAnalyzer.showCreate(table)));
+                return new StatementResult.Rows("SHOW CREATE TABLE",
+                        List.of(new Column("table", "TEXT"), new Column("create_statement", "TEXT")), rows, null);
+            }
+            throw VersoException.at(ErrorCode.INVALID_REQUEST, "statement not supported yet", statement.pos());
+        }
+
+        // ---- reads -----------------------------------------------------------------------------
+
+        private StatementResult select(Statement.Select select) {
+            TableLookup lookup = this::table;
+            BoundSelect bound = ReadAnalyzer.select(select, lookup, asOf, params.size());
+            CompiledSql compiled = SelectCompiler.compile(bound, params);
+            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
+            Set<Long> commitsRead = bound.relations().stream().map(BoundRelation::asOf)
+                    .collect(Collectors.toCollection(HashSet::new));
+            Long asOfCommit = commitsRead.size() == 1 ? commitsRead.iterator().next() : null;
+            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), asOfCommit);
+        }
+
+        private StatementResult showTables() {
+            List<List<Object>> rows = new ArrayList<>();
+            for (TableDef t : catalog.all()) {
+                rows.add(List.of(t.name(), t.mode().name(), String.valueOf(t.createdCommit())));
+            }
+            return new StatementResult.Rows("SHOW TABLES", List.of(new Column("name", "TEXT"),
+                    new Column("mode", "TEXT"), new Column("created_commit", "BIGINT")), rows, null);
+        }
+
+        private StatementResult describe(TableDef table) {
+            List<List<Object>> rows = new ArrayList<>();
+            for (ColumnDef c : table.columns()) {
+                String ordering = null;
+                if (table.isOrderingColumn(c)) {
+                    GroupDef g = table.group(c.groupId());
+                    ordering = g.validBy().contains(c.name()) ? "VALID BY" : "REVISION BY";
+                }
+                List<Object> row = new ArrayList<>();
+                row.add(c.name());
+                row.add(c.type().display());
+                row.add(!c.notNull());
+                row.add(c.defaultValue());
+                row.add(c.isKey() ? c.keyPosition() + 1 : null);
+                row.add(c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name());
+                row.add(ordering);
+                rows.add(row);
+            }
+            return new StatementResult.Rows("DESCRIBE", List.of(new Column("column", "TEXT"),
+                    new Column("type", "TEXT"), new Column("nullable", "BOOLEAN"), new Column("default", "TEXT"),
+                    new Column("key_position", "INTEGER"), new Column("attribute_group", "TEXT"),
+                    new Column("ordering", "TEXT")), rows, null);
+        }
+
+        // ---- writes ----------------------------------------------------------------------------
+
+        private StatementResult insertRows(Statement.InsertRows statement) {
+            String kind = statement.upsert() ? "UPSERT" : "INSERT";
+            TableDef table = table(statement.table());
+            if (table.mode() == TableMode.APPEND && (statement.upsert() || statement.group() != null)) {
+                throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (statement.upsert() ? "UPSERT"
+                        : "ATTRIBUTE GROUP") + " needs a keyed table; " + table.name()
+                        + " is an APPEND table: use INSERT", statement.pos());
+            }
+            List<RowInput> rows = WriteAnalyzer.rows(statement, table, params);
+            Set<String> given = rows.isEmpty() ? Set.of() : rows.get(0).values().keySet();
+            List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
+                    : WriteAnalyzer.touchedGroups(table, given, statement.group());
+            List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
+            if (!statement.upsert() && table.mode().keyed()) {
+                refuseLiveKeys(table, batches.get(0), statement.pos());
+            }
+            return write(kind, table, rows.size(), batches);
+        }
+
+        private void refuseLiveKeys(TableDef table, GroupBatch batch, Pos pos) {
+            List<ColumnDef> keys = table.keyColumns();
+            String[][] keyValues = new String[keys.size()][];
+            System.arraycopy(batch.values(), 0, keyValues, 0, keys.size());
+            List<String[]> live = sql.texts(WriteCompiler.liveKeys(table, keys, keyValues));
+            if (!live.isEmpty()) {
+                throw VersoException.at(ErrorCode.KEY_EXISTS, "INSERT refuses key " + describeKey(keys, live.get(0))
+                        + ": it has a current row in " + table.name() + " (use UPSERT to write a new version)", pos);
+            }
+        }
+
+        private StatementResult write(String kind, TableDef table, int rows, List<GroupBatch> batches) {
+            long versions = 0;
+            long current = 0;
+            for (GroupBatch batch : batches) {
+                if (table.mode() == TableMode.APPEND) {
+                    versions += sql.update(WriteCompiler.append(table, batch.columns(), batch.values(),
+                            batch.positions(), commit));
+                    current = versions;
+                } else {
+                    long[] counts = sql.counts(WriteCompiler.groupWrite(batch, commit));
+                    versions += counts[0];
+                    current += counts[1];
+                }
+            }
+            position += rows;
+            touch(table.name(), versions);
+            return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current);
+        }
+
+        private StatementResult update(Statement.Update update) {
+            TableDef table = keyedTable(update.table(), "UPDATE");
+            Map<String, Expr> assigned = new LinkedHashMap<>();
+            for (Statement.Assignment a : update.assignments()) {
+                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                        ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                        a.column().pos()));
+                if (column.isKey()) {
+                    throw VersoException.at(ErrorCode.INVALID_ASSIGNMENT, "key column '" + column.name()
+                            + "' cannot be updated: write the new key with UPSERT and DELETE the old one",
+                            a.column().pos());
+                }
+                if (assigned.put(column.name(), a.value()) != null) {
+                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
+                            + "' is assigned twice", a.column().pos());
+                }
+            }
+            List<GroupDef> groups = WriteAnalyzer.touchedGroups(table, assigned.keySet(), null);
+            for (GroupDef group : groups) {
+                for (String ordering : group.orderingColumns()) {
+                    if (!assigned.containsKey(ordering)) {
+                        throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, "UPDATE must assign ordering column '"
+                                + ordering + "' of the group it writes" + (group.id() == 0 ? "" : " (" + group.name() + ")"),
+                                update.pos());
+                    }
+                }
+            }
+            BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
+                    ReadAnalyzer.columns(table, RelationKind.CURRENT));
+            Scope scope = new Scope(List.of(relation), Set.of(), params.size());
+            scope.check(update.where(), false);
+            assigned.values().forEach(e -> scope.check(e, false));
+            ExprCompiler exprs = new ExprCompiler(scope.refs(), params);
+
+            // Read the matched rows' new values first, then write them as versions: every group then
+            // sees the rows as they were before the statement.
+            List<ColumnDef> columns = new ArrayList<>(table.keyColumns());
+            groups.forEach(g -> columns.addAll(table.columnsOf(g)));
+            SqlBuilder b = new SqlBuilder().sql("SELECT ");
+            for (int i = 0; i < columns.size(); i++) {
+                ColumnDef column = columns.get(i);
+                b.sql(i > 0 ? ", " : "").sql("CAST(");
+                Expr value = assigned.get(column.name());
+                if (value == null) {
+                    b.qualified(table.name(), column.name());
+                } else {
+                    b.sql("CAST((");
+                    exprs.emit(b, value);
+                    b.sql(") AS ").sql(column.type().sql()).sql(")");
+                }
+                b.sql(" AS text)");
+            }
+            b.sql(" FROM ");
+            RelationCompiler.current(b, table);
+            b.sql(" AS ").ident(table.name());
+            if (update.where() != null) {
+                b.sql(" WHERE ");
+                exprs.emit(b, update.where());
+            }
+            List<RowInput> rows = new ArrayList<>();
+            for (String[] texts : sql.texts(b.build())) {
+                Map<String, Object> values = new LinkedHashMap<>();
+                for (int i = 0; i < columns.size(); i++) {
+                    values.put(columns.get(i).name(), texts[i]);
+                }
+                rows.add(new RowInput(values, Map.of(), "the row of key " + describeKey(table.keyColumns(), texts)));
+            }
+            if (rows.isEmpty()) {
+                return new StatementResult.Written("UPDATE", table.name(), 0, 0, 0, 0);
+            }
+            return write("UPDATE", table, rows.size(),
+                    WriteAnalyzer.batches(table, rows, groups, false, position, update.pos()));
+        }
+
+        private StatementResult delete(Statement.Delete delete) {
+            TableDef table = keyedTable(delete.table(), "DELETE");
+            Map<String, Object> at = new LinkedHashMap<>();
+            Map<String, Pos> atPositions = new HashMap<>();
+            for (Statement.Assignment a : delete.at()) {
+                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                        ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                        a.column().pos()));
+                if (!table.isOrderingColumn(column)) {
+                    throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT takes the ordering columns of "
+                            + table.name() + "; '" + column.name() + "' is not one", a.column().pos());
+                }
+                if (at.put(column.name(), Values.valueOf(a.value(), params)) != null) {
+                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
+                            + "' is given twice in AT", a.column().pos());
+                }
+                atPositions.put(column.name(), a.value().pos());
+            }
+            for (GroupDef group : table.groups()) {
+                for (String ordering : group.orderingColumns()) {
+                    if (!at.containsKey(ordering)) {
+                        throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, delete.at().isEmpty()
+                                ? "DELETE from " + table.name() + " needs AT (...) with the ordering values of its "
+                                + "tombstones, starting with '" + ordering + "'"
+                                : "AT is missing ordering column '" + ordering + "'", delete.pos());
+                    }
+                }
+            }
+            BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
+                    ReadAnalyzer.columns(table, RelationKind.CURRENT));
+            Scope scope = new Scope(List.of(relation), Set.of(), params.size());
+            scope.check(delete.where(), false);
+
+            List<ColumnDef> keys = table.keyColumns();
+            List<Map<String, Object>> keyRows = KeyPredicate.explicitKeys(delete.where(), keys, params);
+            if (keyRows == null) {
+                SqlBuilder b = new SqlBuilder().sql("SELECT ");
+                for (int i = 0; i < keys.size(); i++) {
+                    b.sql(i > 0 ? ", " : "").sql("CAST(").qualified(table.name(), keys.get(i).name()).sql(" AS text)");
+                }
+                b.sql(" FROM ");
+                RelationCompiler.current(b, table);
+                b.sql(" AS ").ident(table.name());
+                if (delete.where() != null) {
+                    b.sql(" WHERE ");
+                    new ExprCompiler(scope.refs(), params).emit(b, delete.where());
+                }
+                keyRows = new ArrayList<>();
+                for (String[] texts : sql.texts(b.build())) {
+                    Map<String, Object> key = new LinkedHashMap<>();
+                    for (int i = 0; i < keys.size(); i++) {
+                        key.put(keys.get(i).name(), texts[i]);
+                    }
+                    keyRows.add(key);
+                }
+            }
+            List<RowInput> rows = new ArrayList<>();
+            for (Map<String, Object> key : keyRows) {
+                Map<String, Object> values = new LinkedHashMap<>(key);
+                values.putAll(at);
+                rows.add(new RowInput(values, atPositions, "DELETE"));
+            }
+            if (rows.isEmpty()) {
+                return new StatementResult.Written("DELETE", table.name(), 0, 0, 0, 0);
+            }
+            return write("DELETE", table, rows.size(),
+                    WriteAnalyzer.batches(table, rows, table.groups(), true, position, delete.pos()));
+        }
+
+        private TableDef keyedTable(Ident name, String statement) {
+            TableDef table = table(name);
+            if (table.mode() == TableMode.APPEND) {
+                throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, statement + " needs a keyed table; "
+                        + table.name() + " is an APPEND table, which keeps every row as written", name.pos());
+            }
+            return table;
+        }
+
+        // ---- DDL -------------------------------------------------------------------------------
+
+        private StatementResult createTable(Statement.CreateTable create) {
+            if (catalog.find(create.name().name()).isPresent()) {
+                if (create.ifNotExists()) {
+                    return new StatementResult.Changed("CREATE TABLE", create.name().name(), false, null);
+                }
+                throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + create.name() + "' already exists",
+                        create.name().pos());
+            }
+            TableDef table = catalog.create(DdlAnalyzer.createTable(create, commit));
+            DdlCompiler.createTable(table).forEach(sql::update);
+            catalogChanged();
+            touch(table.name(), 0);
+            return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
+        }
+
+        private StatementResult dropTable(Statement.DropTable drop) {
+            var found = catalog.find(drop.name().name());
+            if (found.isEmpty()) {
+                if (drop.ifExists()) {
+                    return new StatementResult.Changed("DROP TABLE", drop.name().name(), false, null);
+                }
+                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + drop.name() + "'",
+                        drop.name().pos());
+            }
+            sql.update(DdlCompiler.dropTable(found.get()));
+            catalog.delete(found.get());
+            catalogChanged();
+            touch(found.get().name(), 0);
+            return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
+        }
+    }
+
+    static String describeKey(List<ColumnDef> keys, String[] values) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            parts.add(keys.get(i).name() + "=" + values[i]);
+        }
+        return "(" + String.join(", ", parts) + ")";
+    }
+}

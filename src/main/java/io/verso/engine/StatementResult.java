@@ -1,0 +1,30 @@
+package io.verso.engine;
+
+import java.util.List;
+
+/** What one statement of a request produced. */
+public sealed interface StatementResult {
+
+    /** A result column: its name and dialect type. */
+    record Column(String name, String type) {
+    }
+
+    /**
+     * Rows of a read. Values are JSON-ready: 64-bit integers, NUMERIC and commit sequences as
+     * strings, timestamps as ISO-8601 strings, JSONB as JSON.
+     *
+     * @param asOfCommit the commit the relations were read at, when the whole statement read at one
+     */
+    record Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit)
+            implements StatementResult {
+    }
+
+    /** A write's receipt: rows given, versions written, and how many became current or lost on arrival. */
+    record Written(String statement, String table, long rows, long versions, long current, long lost)
+            implements StatementResult {
+    }
+
+    /** A catalog change. {@code changed} is false for IF [NOT] EXISTS no-ops. */
+    record Changed(String statement, String table, boolean changed, Long count) implements StatementResult {
+    }
+}

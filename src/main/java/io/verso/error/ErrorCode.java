@@ -1,0 +1,80 @@
+package io.verso.error;
+
+/**
+ * Stable, machine-readable error codes. Clients branch on these, so a code is never renamed or
+ * reused; the HTTP status is the one every surface renders it with.
+ */
+public enum ErrorCode {
+    // The caller's fault: the request is malformed.
+    SYNTAX_ERROR(400),
+    EMPTY_STATEMENT(400),
+    INVALID_REQUEST(400),
+    PAYLOAD_TOO_LARGE(413),
+    TOO_MANY_STATEMENTS(400),
+    PARAMETER_COUNT_MISMATCH(400),
+    INVALID_PARAMETER(400),
+
+    // Names.
+    UNKNOWN_TABLE(404),
+    UNKNOWN_COLUMN(400),
+    UNKNOWN_GROUP(400),
+    UNKNOWN_FUNCTION(400),
+    UNKNOWN_TYPE(400),
+    AMBIGUOUS_COLUMN(400),
+    SCHEMA_QUALIFIED_NAME(400),
+    DUPLICATE_NAME(400),
+    RESERVED_NAME(400),
+    NAME_TOO_LONG(400),
+    TABLE_EXISTS(409),
+
+    // Table definitions.
+    INVALID_ORDERING_COLUMN(400),
+    COLUMN_IN_TWO_GROUPS(400),
+    ORDERING_COLUMN_OUTSIDE_GROUP(400),
+    KEY_COLUMN_IN_GROUP(400),
+    ORDERING_ON_APPEND_TABLE(400),
+    PRIMARY_KEY_REQUIRED(400),
+    INVALID_DEFAULT(400),
+    INVALID_DEFINITION(400),
+
+    // Writes.
+    MISSING_KEY_VALUE(400),
+    MISSING_ORDERING_VALUE(400),
+    NOT_NULL_VIOLATION(400),
+    INVALID_VALUE(400),
+    COLUMN_COUNT_MISMATCH(400),
+    COLUMN_NOT_IN_GROUP(400),
+    KEY_EXISTS(409),
+    UNSUPPORTED_FOR_MODE(400),
+    INVALID_AT_CLAUSE(400),
+    INVALID_ASSIGNMENT(400),
+
+    // Reads.
+    AS_OF_NOT_POSITIVE(400),
+    AS_OF_NOT_INTEGER(400),
+    AS_OF_BEYOND_LATEST(400),
+    AS_OF_BEFORE_HORIZON(400),
+    AS_OF_NOT_SUPPORTED(400),
+    AS_OF_DUPLICATE(400),
+    NO_HISTORY(400),
+    INVALID_EXPRESSION(400),
+    INVALID_LIMIT(400),
+    DIVISION_BY_ZERO(400),
+    TYPE_MISMATCH(400),
+
+    // The server's side: not the caller's fault.
+    STATEMENT_TIMEOUT(503),
+    DATABASE_UNAVAILABLE(503),
+    WRITE_CONFLICT(409),
+    INTERNAL_ERROR(500);
+
+    private final int status;
+
+    ErrorCode(int status) {
+        this.status = status;
+    }
+
+    public int status() {
+        return status;
+    }
+}

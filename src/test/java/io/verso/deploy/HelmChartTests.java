@@ -1,0 +1,393 @@
+package io.verso.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+
+/**
+ * Lints and renders the Helm chart in {@code helm/verso} with helm-java (Helm linked in as a native library, no
+ * {@code helm} binary and no cluster needed) and checks the rendered manifests as parsed YAML.
+ */
+class HelmChartTests {
+
+    private static final Path CHART = Paths.get(System.getProperty("basedir", ".")).resolve("helm/verso");
+
+    private static final String RELEASE = "verso";
+
+    private static final String DB_URL = "jdbc:postgresql://db.example.internal:5432/verso";
+
+    // ---------------------------------------------------------------- lint
+
+    @Test
+    void lintPassesWithDefaultValuesPlusDatabaseUrl(@TempDir Path tmp) throws IOException {
+        // `helm lint` takes no --set here, so lint a copy of the chart whose values.yaml has database.url filled in.
+        Path chart = copyChart(tmp.resolve("verso"));
+        Path valuesFile = chart.resolve("values.yaml");
+        Map<String, Object> values;
+        try (Reader reader = Files.newBufferedReader(valuesFile)) {
+            values = new Yaml().load(reader);
+        }
+        map(values, "database").put("url", DB_URL);
+        try (Writer writer = Files.newBufferedWriter(valuesFile)) {
+            new Yaml().dump(values, writer);
+        }
+
+        LintResult result = new Helm(chart).lint().strict().call();
+
+        assertThat(result.isFailed()).as("lint messages: %s", result.getMessages()).isFalse();
+        assertThat(result.getMessages()).noneMatch(message -> message.contains("[ERROR]"))
+                .noneMatch(message -> message.contains("[WARNING]"));
+    }
+
+    @Test
+    void valuesFileDocumentsEveryValue() throws IOException {
+        Node root;
+        try (Reader reader = Files.newBufferedReader(CHART.resolve("values.yaml"))) {
+            root = new Yaml(new LoaderOptions().setProcessComments(true)).compose(reader);
+        }
+        List<String> undocumented = new ArrayList<>();
+        collectUndocumented((MappingNode) root, "", undocumented);
+        assertThat(undocumented).as("values without a comment in values.yaml").isEmpty();
+    }
+
+    // ---------------------------------------------------------------- defaults
+
+    @Test
+    void defaultsRenderDeploymentWithActuatorProbes() {
+        Map<String, Object> container = container(deployment(render(template())));
+
+        assertThat(probePath(container, "livenessProbe")).isEqualTo("/actuator/health/liveness");
+        assertThat(probePath(container, "readinessProbe")).isEqualTo("/actuator/health/readiness");
+        assertThat(probePath(container, "startupProbe")).isEqualTo("/actuator/health/liveness");
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+            assertThat(map(map(container, probe), "httpGet").get("port")).as(probe + " port").isEqualTo("http");
+        }
+        assertThat((Integer) map(container, "startupProbe").get("failureThreshold"))
+                .as("startup failureThreshold").isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
+    void defaultsRenderNonRootReadOnlyPod() {
+        Map<String, Object> deployment = deployment(render(template()));
+        Map<String, Object> podSpec = podSpec(deployment);
+        Map<String, Object> container = container(deployment);
+
+        Map<String, Object> podSecurity = map(podSpec, "securityContext");
+        assertThat(podSecurity).containsEntry("runAsNonRoot", true).containsEntry("runAsUser", 1000);
+        assertThat(map(podSecurity, "seccompProfile")).containsEntry("type", "RuntimeDefault");
+
+        Map<String, Object> security = map(container, "securityContext");
+        assertThat(security).containsEntry("runAsNonRoot", true)
+                .containsEntry("runAsUser", 1000)
+                .containsEntry("readOnlyRootFilesystem", true)
+                .containsEntry("allowPrivilegeEscalation", false);
+        assertThat(list(map(security, "capabilities"), "drop")).containsExactly("ALL");
+        assertThat(map(security, "seccompProfile")).containsEntry("type", "RuntimeDefault");
+
+        // A read-only root filesystem needs a writable /tmp for Tomcat and the JVM.
+        Map<String, Object> tmpMount = findByName(list(container, "volumeMounts"), "tmp");
+        assertThat(tmpMount).containsEntry("mountPath", "/tmp");
+        assertThat(findByName(list(podSpec, "volumes"), "tmp")).containsKey("emptyDir");
+    }
+
+    @Test
+    void defaultsRenderImagePortsReplicasAndGracefulShutdown() {
+        Map<String, Object> deployment = deployment(render(template()));
+        Map<String, Object> podSpec = podSpec(deployment);
+        Map<String, Object> container = container(deployment);
+
+        assertThat(map(deployment, "spec")).containsEntry("replicas", 2);
+        assertThat(container).containsEntry("image", "verso:0.1.0").containsEntry("imagePullPolicy", "IfNotPresent");
+        assertThat(findByName(list(container, "ports"), "http")).containsEntry("containerPort", 8080);
+        assertThat(podSpec).containsEntry("terminationGracePeriodSeconds", 45);
+        assertThat(list(map(map(map(container, "lifecycle"), "preStop"), "exec"), "command"))
+                .containsExactly("sleep", "10");
+        assertThat(map(map(container, "resources"), "requests")).containsKeys("cpu", "memory");
+        assertThat(map(map(container, "resources"), "limits")).containsKeys("cpu", "memory");
+    }
+
+    @Test
+    void defaultsRenderDatabaseUrlAndCredentialsFromChartOwnedSecret() {
+        List<Map<String, Object>> docs = render(template());
+        Map<String, Object> container = container(deployment(docs));
+        List<Map<String, Object>> env = list(container, "env");
+
+        assertThat(findByName(env, "SPRING_DATASOURCE_URL")).containsEntry("value", DB_URL);
+        Map<String, Object> username = secretKeyRef(env, "SPRING_DATASOURCE_USERNAME");
+        Map<String, Object> password = secretKeyRef(env, "SPRING_DATASOURCE_PASSWORD");
+        assertThat(username).containsEntry("name", "verso-db").containsEntry("key", "username");
+        assertThat(password).containsEntry("name", "verso-db").containsEntry("key", "password");
+
+        Map<String, Object> secret = single(docs, "Secret");
+        assertThat(map(secret, "metadata")).containsEntry("name", "verso-db");
+        assertThat(map(secret, "data")).containsOnlyKeys("username", "password");
+    }
+
+    @Test
+    void defaultsRenderConfigMapLoadedThroughEnvFrom() {
+        List<Map<String, Object>> docs = render(template());
+        Map<String, Object> configMap = single(docs, "ConfigMap");
+        String configMapName = (String) map(configMap, "metadata").get("name");
+
+        List<Map<String, Object>> envFrom = list(container(deployment(docs)), "envFrom");
+        assertThat(envFrom).anySatisfy(source ->
+                assertThat(map(source, "configMapRef")).containsEntry("name", configMapName));
+
+        Map<String, Object> data = map(configMap, "data");
+        assertThat(data).containsEntry("SERVER_SHUTDOWN", "graceful")
+                .containsEntry("SPRING_LIFECYCLE_TIMEOUT_PER_SHUTDOWN_PHASE", "30s")
+                .containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "10")
+                .containsEntry("VERSO_STATEMENT_TIMEOUT", "30s")
+                .containsEntry("VERSO_MAX_REQUEST_BYTES", "1048576")
+                .containsEntry("SPRING_GRAPHQL_GRAPHIQL_ENABLED", "false")
+                .containsKey("JAVA_TOOL_OPTIONS");
+        assertThat((String) data.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75");
+        // ConfigMap data must be strings only, or the API server rejects it.
+        assertThat(data.values()).allSatisfy(value -> assertThat(value).isInstanceOf(String.class));
+    }
+
+    @Test
+    void defaultsRenderClusterIpServiceAndNoOptionalResources() {
+        List<Map<String, Object>> docs = render(template());
+
+        Map<String, Object> serviceSpec = map(single(docs, "Service"), "spec");
+        assertThat(serviceSpec).containsEntry("type", "ClusterIP");
+        Map<String, Object> port = findByName(list(serviceSpec, "ports"), "http");
+        assertThat(port).containsEntry("port", 80).containsEntry("targetPort", "http");
+
+        assertThat(kinds(docs)).doesNotContain(
+                "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "Ingress");
+    }
+
+    // ---------------------------------------------------------------- non-default values
+
+    @Test
+    void nonDefaultValuesRenderExistingSecretAndOptionalResources() {
+        List<Map<String, Object>> docs = render(template()
+                .set("replicaCount", 3)
+                .set("database.existingSecret", "my-db")
+                .set("database.usernameKey", "user")
+                .set("autoscaling.enabled", true)
+                .set("podDisruptionBudget.enabled", true)
+                .set("serviceMonitor.enabled", true)
+                .set("ingress.enabled", true)
+                .set("ingress.className", "nginx")
+                .set("ingress.hosts[0].host", "verso.test")
+                .set("ingress.hosts[0].paths[0].path", "/")
+                .set("ingress.tls[0].secretName", "verso-tls")
+                .set("ingress.tls[0].hosts[0]", "verso.test"));
+
+        List<Map<String, Object>> env = list(container(deployment(docs)), "env");
+        assertThat(secretKeyRef(env, "SPRING_DATASOURCE_USERNAME"))
+                .containsEntry("name", "my-db").containsEntry("key", "user");
+        assertThat(secretKeyRef(env, "SPRING_DATASOURCE_PASSWORD"))
+                .containsEntry("name", "my-db").containsEntry("key", "password");
+        assertThat(kinds(docs)).as("no chart-owned Secret next to an existing one").doesNotContain("Secret");
+
+        assertThat(kinds(docs)).contains(
+                "Deployment", "Service", "ConfigMap",
+                "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "Ingress");
+
+        // With the HPA on, the Deployment leaves the replica count to it.
+        assertThat(map(deployment(docs), "spec")).doesNotContainKey("replicas");
+
+        Map<String, Object> hpa = single(docs, "HorizontalPodAutoscaler");
+        assertThat(hpa).containsEntry("apiVersion", "autoscaling/v2");
+        assertThat(map(map(hpa, "spec"), "scaleTargetRef")).containsEntry("kind", "Deployment")
+                .containsEntry("name", "verso");
+        Map<String, Object> cpu = map(first(map(hpa, "spec"), "metrics"), "resource");
+        assertThat(cpu).containsEntry("name", "cpu");
+
+        Map<String, Object> pdb = single(docs, "PodDisruptionBudget");
+        assertThat(pdb).containsEntry("apiVersion", "policy/v1");
+        assertThat(map(pdb, "spec")).containsEntry("minAvailable", 1);
+
+        Map<String, Object> serviceMonitor = single(docs, "ServiceMonitor");
+        assertThat(serviceMonitor).containsEntry("apiVersion", "monitoring.coreos.com/v1");
+        assertThat(first(map(serviceMonitor, "spec"), "endpoints"))
+                .containsEntry("port", "http").containsEntry("path", "/actuator/prometheus");
+
+        Map<String, Object> ingress = single(docs, "Ingress");
+        assertThat(ingress).containsEntry("apiVersion", "networking.k8s.io/v1");
+        Map<String, Object> ingressSpec = map(ingress, "spec");
+        assertThat(ingressSpec).containsEntry("ingressClassName", "nginx");
+        assertThat(first(ingressSpec, "tls")).containsEntry("secretName", "verso-tls");
+        Map<String, Object> rule = first(ingressSpec, "rules");
+        assertThat(rule).containsEntry("host", "verso.test");
+        Map<String, Object> backendService =
+                map(map(first(map(rule, "http"), "paths"), "backend"), "service");
+        assertThat(backendService).containsEntry("name", "verso");
+        assertThat(map(backendService, "port")).containsEntry("number", 80);
+    }
+
+    @Test
+    void replicaCountIsRenderedWhenAutoscalingIsOff() {
+        Map<String, Object> deployment = deployment(render(template().set("replicaCount", 3)));
+        assertThat(map(deployment, "spec")).containsEntry("replicas", 3);
+    }
+
+    @Test
+    void extraEnvAndSettingsOverridesLandInTheConfigMap() {
+        Map<String, Object> data = map(single(render(template()
+                .set("extraEnv.LOGGING_LEVEL_IO_VERSO", "DEBUG")
+                .set("config.dbPoolSize", 25)
+                .set("config.maxRequestBytes", 4194304)), "ConfigMap"), "data");
+        assertThat(data).containsEntry("LOGGING_LEVEL_IO_VERSO", "DEBUG")
+                .containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "25")
+                .containsEntry("VERSO_MAX_REQUEST_BYTES", "4194304");
+    }
+
+    @Test
+    void imageTagOverridesAppVersion() {
+        Map<String, Object> container = container(deployment(render(template()
+                .set("image.repository", "registry.example/verso")
+                .set("image.tag", "1.2.3"))));
+        assertThat(container).containsEntry("image", "registry.example/verso:1.2.3");
+    }
+
+    // ---------------------------------------------------------------- failure
+
+    @Test
+    void templateWithoutDatabaseUrlFailsNamingTheValue() {
+        TemplateCommand withoutUrl = new Helm(CHART).template().withName(RELEASE);
+        assertThatThrownBy(withoutUrl::call).hasMessageContaining("database.url");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** A template command for release "verso" with the one required value set. */
+    private static TemplateCommand template() {
+        return new Helm(CHART).template().withName(RELEASE).set("database.url", DB_URL);
+    }
+
+    /** Renders and parses the multi-document output; empty documents are dropped. */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> render(TemplateCommand command) {
+        String rendered = command.call();
+        List<Map<String, Object>> docs = new ArrayList<>();
+        for (Object doc : new Yaml().loadAll(rendered)) {
+            if (doc != null) {
+                assertThat(doc).as("rendered document").isInstanceOf(Map.class);
+                docs.add((Map<String, Object>) doc);
+            }
+        }
+        assertThat(docs).as("rendered documents").isNotEmpty();
+        return docs;
+    }
+
+    private static List<String> kinds(List<Map<String, Object>> docs) {
+        return docs.stream().map(doc -> (String) doc.get("kind")).toList();
+    }
+
+    private static Map<String, Object> single(List<Map<String, Object>> docs, String kind) {
+        List<Map<String, Object>> matching = docs.stream().filter(doc -> kind.equals(doc.get("kind"))).toList();
+        assertThat(matching).as("documents of kind " + kind).hasSize(1);
+        return matching.get(0);
+    }
+
+    private static Map<String, Object> deployment(List<Map<String, Object>> docs) {
+        Map<String, Object> deployment = single(docs, "Deployment");
+        assertThat(map(deployment, "metadata")).containsEntry("name", "verso");
+        return deployment;
+    }
+
+    private static Map<String, Object> podSpec(Map<String, Object> deployment) {
+        return map(map(map(deployment, "spec"), "template"), "spec");
+    }
+
+    private static Map<String, Object> container(Map<String, Object> deployment) {
+        List<Map<String, Object>> containers = list(podSpec(deployment), "containers");
+        assertThat(containers).hasSize(1);
+        return containers.get(0);
+    }
+
+    private static String probePath(Map<String, Object> container, String probe) {
+        return (String) map(map(container, probe), "httpGet").get("path");
+    }
+
+    private static Map<String, Object> secretKeyRef(List<Map<String, Object>> env, String name) {
+        return map(map(findByName(env, name), "valueFrom"), "secretKeyRef");
+    }
+
+    private static Map<String, Object> findByName(List<Map<String, Object>> items, String name) {
+        return items.stream().filter(item -> name.equals(item.get("name"))).findFirst()
+                .orElseThrow(() -> new AssertionError("no entry named " + name + " in " + items));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        assertThat(value).as("'%s' in %s", key, parent.keySet()).isInstanceOf(Map.class);
+        return (Map<String, Object>) value;
+    }
+
+    private static Map<String, Object> first(Map<String, Object> parent, String key) {
+        List<Map<String, Object>> items = list(parent, key);
+        assertThat(items).as("'%s'", key).isNotEmpty();
+        return items.get(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> list(Map<String, Object> parent, String key) {
+        Object value = parent.get(key);
+        assertThat(value).as("'%s' in %s", key, parent.keySet()).isInstanceOf(List.class);
+        return (List<T>) value;
+    }
+
+    /**
+     * Walks values.yaml: every key whose value is a scalar, a list, or an empty map must carry a comment line above it.
+     * Non-empty maps are groups; their children are checked instead. Entries inside lists are examples, not values.
+     */
+    private static void collectUndocumented(MappingNode mapping, String prefix, List<String> undocumented) {
+        for (NodeTuple tuple : mapping.getValue()) {
+            String key = prefix + ((ScalarNode) tuple.getKeyNode()).getValue();
+            Node value = tuple.getValueNode();
+            if (value instanceof MappingNode child && !child.getValue().isEmpty()) {
+                collectUndocumented(child, key + ".", undocumented);
+                continue;
+            }
+            // Scalars, lists and empty maps are values: each needs a non-blank comment line above its key.
+            boolean documented = tuple.getKeyNode().getBlockComments() != null
+                    && tuple.getKeyNode().getBlockComments().stream()
+                            .anyMatch(line -> !line.getValue().isBlank());
+            if (!documented) {
+                undocumented.add(key);
+            }
+        }
+    }
+
+    private static Path copyChart(Path target) throws IOException {
+        try (Stream<Path> files = Files.walk(CHART)) {
+            for (Path source : (Iterable<Path>) files::iterator) {
+                Path destination = target.resolve(CHART.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(destination);
+                } else {
+                    Files.copy(source, destination);
+                }
+            }
+        }
+        return target;
+    }
+}
