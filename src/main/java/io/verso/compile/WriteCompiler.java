@@ -37,7 +37,7 @@ public final class WriteCompiler {
 
     /**
      * Writes a batch of one group of a keyed table. Returns one row: the number of versions written
-     * and the number that became current.
+     * and the positions of those that became current (an int array, NULL when none did).
      */
     public static CompiledSql groupWrite(GroupBatch batch, long commit) {
         TableDef table = batch.table();
@@ -100,7 +100,7 @@ public final class WriteCompiler {
         list(b, keys, "cur");
         b.sql(", ").qualified("cur", p).sql(" AS ").ident("_pos").sql(")");
         if (!versioned) {
-            b.sql(" SELECT (SELECT count(*) FROM src), (SELECT count(*) FROM won)");
+            b.sql(" SELECT (SELECT count(*) FROM src), (SELECT array_agg(").ident("_pos").sql(") FROM won)");
             return b.build();
         }
         // The superseded winner stops being current at this commit. If it was written earlier in this
@@ -129,7 +129,7 @@ public final class WriteCompiler {
             b.qualified("won", k.physical()).sql(" = ").qualified("s", k.physical()).sql(" AND ");
         }
         b.sql("won.").ident("_pos").sql(" = s.").ident("_pos").sql(" RETURNING 1)");
-        b.sql(" SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM won), (SELECT count(*) FROM closed)");
+        b.sql(" SELECT (SELECT count(*) FROM ins), (SELECT array_agg(").ident("_pos").sql(") FROM won), (SELECT count(*) FROM closed)");
         return b.build();
     }
 

@@ -284,20 +284,42 @@ public class StatementEngine {
         private StatementResult write(String kind, TableDef table, int rows, List<GroupBatch> batches) {
             long versions = 0;
             long current = 0;
+            boolean[] rowCurrent = new boolean[rows];
+            int first = position;
             for (GroupBatch batch : batches) {
                 if (table.mode() == TableMode.APPEND) {
                     versions += sql.update(WriteCompiler.append(table, batch.columns(), batch.values(),
                             batch.positions(), commit));
                     current = versions;
+                    java.util.Arrays.fill(rowCurrent, true);
                 } else {
-                    long[] counts = sql.counts(WriteCompiler.groupWrite(batch, commit));
-                    versions += counts[0];
-                    current += counts[1];
+                    Object[] outcome = sql.query(WriteCompiler.groupWrite(batch, commit), rs -> {
+                        rs.next();
+                        java.sql.Array won = rs.getArray(2);
+                        return new Object[] {rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray()};
+                    });
+                    versions += (Long) outcome[0];
+                    Integer[] won = (Integer[]) outcome[1];
+                    current += won.length;
+                    for (Integer p : won) {
+                        rowCurrent[p - first] = true;
+                    }
                 }
             }
             position += rows;
             touch(table.name(), versions);
-            return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current);
+            List<String[]> keys = new ArrayList<>(rows);
+            GroupBatch sample = batches.get(0);
+            int keyCount = table.keyColumns().size();
+            for (int r = 0; r < rows; r++) {
+                String[] key = new String[keyCount];
+                for (int k = 0; k < keyCount; k++) {
+                    key[k] = sample.values()[k][r];
+                }
+                keys.add(key);
+            }
+            return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current,
+                    keys, rowCurrent);
         }
 
         private StatementResult update(Statement.Update update) {
@@ -368,7 +390,7 @@ public class StatementEngine {
                 rows.add(new RowInput(values, Map.of(), "the row of key " + describeKey(table.keyColumns(), texts)));
             }
             if (rows.isEmpty()) {
-                return new StatementResult.Written("UPDATE", table.name(), 0, 0, 0, 0);
+                return StatementResult.Written.empty("UPDATE", table.name());
             }
             return write("UPDATE", table, rows.size(),
                     WriteAnalyzer.batches(table, rows, groups, false, position, update.pos()));
@@ -437,7 +459,7 @@ public class StatementEngine {
                 rows.add(new RowInput(values, atPositions, "DELETE"));
             }
             if (rows.isEmpty()) {
-                return new StatementResult.Written("DELETE", table.name(), 0, 0, 0, 0);
+                return StatementResult.Written.empty("DELETE", table.name());
             }
             return write("DELETE", table, rows.size(),
                     WriteAnalyzer.batches(table, rows, table.groups(), true, position, delete.pos()));

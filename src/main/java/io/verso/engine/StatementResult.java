@@ -19,9 +19,17 @@ public sealed interface StatementResult {
             implements StatementResult {
     }
 
-    /** A write's receipt: rows given, versions written, and how many became current or lost on arrival. */
-    record Written(String statement, String table, long rows, long versions, long current, long lost)
-            implements StatementResult {
+    /**
+     * A write's receipt: rows given, versions written, and how many became current or lost on
+     * arrival. {@code rowCurrent[i]} tells whether row i became current in at least one group;
+     * {@code keys[i]} is its key values as text.
+     */
+    record Written(String statement, String table, long rows, long versions, long current, long lost,
+                   List<String[]> keys, boolean[] rowCurrent) implements StatementResult {
+
+        static Written empty(String statement, String table) {
+            return new Written(statement, table, 0, 0, 0, 0, List.of(), new boolean[0]);
+        }
     }
 
     /** A catalog change. {@code changed} is false for IF [NOT] EXISTS no-ops. */

@@ -100,6 +100,13 @@ final class AstBuilder {
         for (TableElementContext element : ctx.tableElement()) {
             if (element instanceof ColumnElementContext c) {
                 columns.add(columnDefinition(c.columnDefinition()));
+                if (c.columnDefinition().columnConstraint().stream().anyMatch(k -> k instanceof PrimaryKeyConstraintContext)) {
+                    if (keySeen) {
+                        throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));
+                    }
+                    keySeen = true;
+                    primaryKey.add(ident(c.columnDefinition().identifier()));
+                }
             } else if (element instanceof PrimaryKeyElementContext c) {
                 if (keySeen) {
                     throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));

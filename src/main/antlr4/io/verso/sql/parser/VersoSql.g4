@@ -48,6 +48,7 @@ columnDefinition
 columnConstraint
     : NOT NULL            #notNullConstraint
     | DEFAULT literal     #defaultConstraint
+    | PRIMARY KEY         #primaryKeyConstraint
     ;
 
 typeName

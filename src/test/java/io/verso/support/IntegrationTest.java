@@ -1,0 +1,38 @@
+package io.verso.support;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/**
+ * The one application context every integration test shares: the whole service on a random port
+ * over real HTTP, on a real PostgreSQL. Extend this rather than annotating test classes afresh, so
+ * the suite starts Spring once. Tests share the database: each creates its own tables, named by
+ * {@link #table(String)}, and never assumes absolute commit numbers.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class IntegrationTest {
+
+    static {
+        TestDatabase.ensure();
+    }
+
+    private static final AtomicInteger TABLES = new AtomicInteger();
+    private static final String RUN = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
+
+    @LocalServerPort
+    protected int port;
+
+    protected SqlClient sql;
+
+    @BeforeEach
+    void client() {
+        sql = new SqlClient(port);
+    }
+
+    /** A table name no other test (or earlier run on the same database) uses. */
+    protected static String table(String prefix) {
+        return prefix + "_" + RUN + "_" + TABLES.incrementAndGet();
+    }
+}
