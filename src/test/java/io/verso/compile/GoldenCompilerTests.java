@@ -1,0 +1,130 @@
+package io.verso.compile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.analyze.AsOfResolver;
+import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.ReadAnalyzer;
+import io.verso.analyze.WriteAnalyzer;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
+import io.verso.sql.ast.Statement;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Statement in, PostgreSQL out: one file per case under src/test/resources/golden, the statement
+ * above {@code -- compiled}, the expected SQL and binds below. A change in the compiler's output is
+ * a reviewed diff: run with {@code -Dgolden.update=true} to rewrite the files, then read the diff.
+ * Pure: no database, a fixed catalog, latest commit 100, writes at commit 42.
+ */
+class GoldenCompilerTests {
+
+    private static final Path DIR = Path.of("src/test/resources/golden");
+    private static final String MARK = "-- compiled";
+    private static final boolean UPDATE = Boolean.getBoolean("golden.update");
+
+    private static final Map<String, TableDef> CATALOG = new LinkedHashMap<>();
+
+    static {
+        table(1, """
+                CREATE TABLE balances (chain_id BIGINT, address TEXT, token TEXT, amount NUMERIC(38,0),
+                  updated_at TIMESTAMP(3), balance_index BIGINT, balance_version BIGINT, label TEXT,
+                  PRIMARY KEY (chain_id, address, token),
+                  ATTRIBUTE GROUP holding (amount, updated_at, balance_index, balance_version)
+                    VALID BY (balance_index) REVISION BY (balance_version)) VERSIONED""");
+        table(2, "CREATE TABLE items (id BIGINT PRIMARY KEY, name TEXT NOT NULL DEFAULT 'unnamed', price NUMERIC(12,2), "
+                + "ix INT) VERSIONED VALID BY (ix)");
+        table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND");
+        table(4, "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT)");
+    }
+
+    private static void table(long id, String ddl) {
+        TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
+        CATALOG.put(t.name(), new TableDef(id, t.name(), t.mode(), t.columns(), t.groups(), t.horizon(), 1));
+    }
+
+    static String compile(String text) {
+        SqlParser.Script script = SqlParser.parse(text);
+        List<Object> params = new ArrayList<>();
+        for (int i = 0; i < script.parameterCount(); i++) {
+            params.add(i + 1);
+        }
+        AsOfResolver asOf = new AsOfResolver(params, 100);
+        List<String> out = new ArrayList<>();
+        for (Statement statement : script.statements()) {
+            if (statement instanceof Statement.Select select) {
+                out.add(SelectCompiler.compile(ReadAnalyzer.select(select, name -> lookup(name.name()), asOf,
+                        params.size()), params).render());
+            } else if (statement instanceof Statement.InsertRows insert) {
+                TableDef table = lookup(insert.table().name());
+                var rows = WriteAnalyzer.rows(insert, table, params);
+                List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
+                        : WriteAnalyzer.touchedGroups(table, rows.get(0).values().keySet(), insert.group());
+                for (WriteCompiler.GroupBatch batch : WriteAnalyzer.batches(table, rows, groups, false, 0,
+                        insert.pos())) {
+                    out.add(table.mode() == TableMode.APPEND
+                            ? WriteCompiler.append(table, batch.columns(), batch.values(), batch.positions(), 42).render()
+                            : WriteCompiler.groupWrite(batch, 42).render());
+                }
+            } else if (statement instanceof Statement.CreateTable create) {
+                TableDef def = DdlAnalyzer.createTable(create, 42);
+                TableDef table = new TableDef(9, def.name(), def.mode(), def.columns(), def.groups(), 0, 42);
+                DdlCompiler.createTable(table).forEach(sql -> out.add(sql.render()));
+            } else {
+                throw new IllegalArgumentException("no golden compilation for " + statement.getClass().getSimpleName());
+            }
+        }
+        return String.join("\n\n", out);
+    }
+
+    private static TableDef lookup(String name) {
+        TableDef table = CATALOG.get(name);
+        if (table == null) {
+            throw VersoException.user(ErrorCode.UNKNOWN_TABLE, "unknown table " + name);
+        }
+        return table;
+    }
+
+    @TestFactory
+    Stream<DynamicTest> goldenFiles() throws IOException {
+        List<Path> files;
+        try (Stream<Path> list = Files.list(DIR)) {
+            files = list.filter(p -> p.toString().endsWith(".sql")).sorted().toList();
+        }
+        assertThat(files).as("golden files").hasSizeGreaterThan(5);
+        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+            String content = Files.readString(file, StandardCharsets.UTF_8);
+            int mark = content.indexOf(MARK);
+            String statement = (mark < 0 ? content : content.substring(0, mark)).strip();
+            String expected = mark < 0 ? "" : content.substring(mark + MARK.length()).strip();
+            String actual = format(compile(statement));
+            if (UPDATE) {
+                Files.writeString(file, statement + "\n\n" + MARK + "\n" + actual + "\n", StandardCharsets.UTF_8);
+            } else {
+                assertThat(actual).as(file.toString()).isEqualTo(expected);
+            }
+        }));
+    }
+
+    /** One clause per line, so a diff shows what changed. */
+    static String format(String sql) {
+        return sql.replace(" FROM ", "\n  FROM ").replace(" WHERE ", "\n  WHERE ").replace(" JOIN ", "\n  JOIN ")
+                .replace(" ORDER BY ", "\n  ORDER BY ").replace(" GROUP BY ", "\n  GROUP BY ")
+                .replace("), ", "),\n  ").replace(" ON CONFLICT", "\n  ON CONFLICT")
+                .replace(" RETURNING", "\n  RETURNING").replace(" LIMIT ", "\n  LIMIT ").strip();
+    }
+}

@@ -1,0 +1,10 @@
+SELECT * FROM history(items) WHERE id = 1 ORDER BY _commit
+
+-- compiled
+SELECT *
+  FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix", CASE "_g" WHEN 0 THEN ? END AS "_group", "_commit" AS "_commit", "_from" AS "_current_from", "_to" AS "_current_to", "_deleted" AS "_deleted"
+  FROM "verso_data"."t2_hist") AS "items"
+  WHERE ("items"."id" = ?)
+  ORDER BY "items"."_commit" ASC
+-- $1 = 'default'
+-- $2 = 1 (Integer)

@@ -1,0 +1,44 @@
+UPSERT INTO items (id, price, ix) VALUES (1, 9.99, 3), (2, 5, 1)
+
+-- compiled
+WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CAST(u.a2 AS numeric(12,2)) AS "c3", CAST(u.a3 AS integer) AS "c4", u.pos AS "_pos"
+  FROM unnest(?, ?, ?, ?, ?) AS u(a0, a1, a2, a3, pos)),
+  best AS (SELECT DISTINCT ON ("c1") *
+  FROM src
+  ORDER BY "c1", "c4" DESC, "_pos" DESC),
+  old AS (SELECT "cur"."c1", "cur"."_c0" AS "_oc", "cur"."_p0" AS "_op"
+  FROM "verso_data"."t2_cur" AS cur
+  JOIN best USING ("c1")
+  WHERE "cur"."_c0" IS NOT NULL),
+  won AS (INSERT INTO "verso_data"."t2_cur" AS cur ("c1", "c2", "c3", "c4", "_c0", "_p0", "_d0") SELECT "c1", "c2", "c3", "c4", ?, "_pos", ?
+  FROM best
+  ON CONFLICT ("c1") DO UPDATE SET "c2" = EXCLUDED."c2", "c3" = EXCLUDED."c3", "c4" = EXCLUDED."c4", "_c0" = EXCLUDED."_c0", "_p0" = EXCLUDED."_p0", "_d0" = EXCLUDED."_d0"
+  WHERE "cur"."_d0" IS NULL OR ("cur"."c4", "cur"."_c0", "cur"."_p0") < (EXCLUDED."c4", EXCLUDED."_c0", EXCLUDED."_p0")
+  RETURNING "cur"."c1", "cur"."_p0" AS "_pos"),
+  closed AS (UPDATE "verso_data"."t2_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  FROM old
+  JOIN won USING ("c1")
+  WHERE "h"."c1" = "old"."c1" AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
+  RETURNING 1),
+  ins AS (INSERT INTO "verso_data"."t2_hist" ("c1", "c2", "c3", "c4", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
+  FROM src AS s LEFT
+  JOIN won ON "won"."c1" = "s"."c1" AND won."_pos" = s."_pos"
+  RETURNING 1) SELECT (SELECT count(*)
+  FROM ins),
+  (SELECT array_agg("_pos")
+  FROM won),
+  (SELECT count(*)
+  FROM closed)
+-- $1 = text[1, 2] (ArrayBind)
+-- $2 = text[unnamed, unnamed] (ArrayBind)
+-- $3 = text[9.99, 5] (ArrayBind)
+-- $4 = text[3, 1] (ArrayBind)
+-- $5 = int4[0, 1] (ArrayBind)
+-- $6 = 42 (Long)
+-- $7 = false (Boolean)
+-- $8 = 42 (Long)
+-- $9 = 42 (Long)
+-- $10 = 42 (Long)
+-- $11 = 42 (Long)
+-- $12 = false (Boolean)
+-- $13 = 42 (Long)
