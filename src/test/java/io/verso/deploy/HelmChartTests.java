@@ -159,7 +159,7 @@ class HelmChartTests {
                 .containsEntry("SPRING_LIFECYCLE_TIMEOUT_PER_SHUTDOWN_PHASE", "30s")
                 .containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "10")
                 .containsEntry("VERSO_STATEMENT_TIMEOUT", "30s")
-                .containsEntry("VERSO_MAX_REQUEST_BYTES", "1048576")
+                .containsEntry("VERSO_MAX_REQUEST_BYTES", "16777216")
                 .containsEntry("SPRING_GRAPHQL_GRAPHIQL_ENABLED", "false")
                 .containsKey("JAVA_TOOL_OPTIONS");
         assertThat((String) data.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75");
