@@ -235,6 +235,19 @@ public final class DdlAnalyzer {
         if (table.mode().keyed()) {
             out.append(ordering(table.defaultGroup()));
         }
+        out.append(';');
+        for (var index : table.indexes()) {
+            out.append("\nCREATE INDEX ").append(quoteIfNeeded(index.name())).append(" ON ")
+                    .append(quoteIfNeeded(table.name())).append(" (")
+                    .append(String.join(", ", index.columns().stream()
+                            .map(p -> quoteIfNeeded(table.columnByPhysical(p).map(ColumnDef::name).orElse(p))).toList()))
+                    .append(") SCOPE ").append(index.scope().name()).append(';');
+        }
+        if (table.retentionCommits() != null || table.retentionInterval() != null) {
+            out.append("\nALTER TABLE ").append(quoteIfNeeded(table.name())).append(" SET HISTORY RETENTION ")
+                    .append(table.retentionCommits() != null ? table.retentionCommits() + " COMMITS"
+                            : "'" + table.retentionInterval().replace("'", "''") + "'").append(';');
+        }
         return out.toString();
     }
 

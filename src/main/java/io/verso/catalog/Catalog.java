@@ -2,6 +2,8 @@ package io.verso.catalog;
 
 import io.verso.catalog.TableRecord.ColumnRecord;
 import io.verso.catalog.TableRecord.GroupRecord;
+import io.verso.catalog.TableRecord.IndexRecord;
+import io.verso.sql.ast.Statement.IndexScope;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -44,6 +46,16 @@ public class Catalog {
         tables.deleteById(table.id());
     }
 
+    /** The table that has the index of this name, if any: index names are unique across the catalog. */
+    public Optional<TableDef> findByIndex(String indexName) {
+        return tables.findTableIdByIndexName(indexName).flatMap(tables::findById).map(Catalog::toDef);
+    }
+
+    /** Tables with a history retention setting, for the retention job. */
+    public List<TableDef> withRetention() {
+        return all().stream().filter(t -> t.retentionCommits() != null || t.retentionInterval() != null).toList();
+    }
+
     private static TableRecord toRecord(TableDef table, Long id) {
         List<ColumnRecord> columns = new ArrayList<>();
         int maxPhysical = 0;
@@ -67,8 +79,11 @@ public class Catalog {
             maxPhysical = Math.max(maxPhysical, Integer.parseInt(c.physical().substring(1)));
         }
         List<GroupRecord> groups = table.groups().stream().map(g -> new GroupRecord(g.id(), g.name())).toList();
+        List<IndexRecord> indexes = table.indexes().stream()
+                .map(i -> new IndexRecord(i.name(), i.physical(), String.join(",", i.columns()), i.scope().name()))
+                .toList();
         return new TableRecord(id, table.name(), table.mode().name(), maxPhysical + 1, table.horizon(),
-                table.createdCommit(), columns, groups);
+                table.createdCommit(), table.retentionCommits(), table.retentionInterval(), columns, groups, indexes);
     }
 
     private static TableDef toDef(TableRecord record) {
@@ -82,8 +97,13 @@ public class Catalog {
                         ordering(record.columns(), g.groupId(), "VALID"),
                         ordering(record.columns(), g.groupId(), "REVISION")))
                 .toList();
+        List<IndexDef> indexes = record.indexes().stream()
+                .map(i -> new IndexDef(i.name(), i.physicalName(), List.of(i.columns().split(",")),
+                        IndexScope.valueOf(i.scope())))
+                .toList();
         return new TableDef(record.id(), record.name(), TableMode.valueOf(record.mode()), columns, groups,
-                record.historyHorizon(), record.createdCommit());
+                record.historyHorizon(), record.createdCommit(), indexes, record.retentionCommits(),
+                record.retentionInterval());
     }
 
     private static List<String> ordering(List<ColumnRecord> columns, int groupId, String kind) {

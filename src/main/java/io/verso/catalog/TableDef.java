@@ -9,10 +9,51 @@ import java.util.Optional;
  * name: {@code t<id>_cur} holds current rows (or every row of an APPEND table), {@code t<id>_hist}
  * every retained version of a VERSIONED table.
  *
- * @param horizon the deleted-history horizon: AS OF a commit before it is refused (0 when none)
+ * @param horizon           the deleted-history horizon: AS OF a commit before it is refused (0 when none)
+ * @param retentionCommits  history the retention job keeps, in commits (null: no limit)
+ * @param retentionInterval history the retention job keeps, as a PostgreSQL interval (null: no limit)
  */
 public record TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
-                       long horizon, long createdCommit) {
+                       long horizon, long createdCommit, List<IndexDef> indexes, Long retentionCommits,
+                       String retentionInterval) {
+
+    public TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
+                    long horizon, long createdCommit) {
+        this(id, name, mode, columns, groups, horizon, createdCommit, List.of(), null, null);
+    }
+
+    public TableDef withId(long newId) {
+        return new TableDef(newId, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
+                retentionInterval);
+    }
+
+    public TableDef withName(String newName) {
+        return new TableDef(id, newName, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
+                retentionInterval);
+    }
+
+    public TableDef withColumns(List<ColumnDef> newColumns, List<GroupDef> newGroups) {
+        return new TableDef(id, name, mode, newColumns, newGroups, horizon, createdCommit, indexes, retentionCommits,
+                retentionInterval);
+    }
+
+    public TableDef withHorizon(long newHorizon) {
+        return new TableDef(id, name, mode, columns, groups, newHorizon, createdCommit, indexes, retentionCommits,
+                retentionInterval);
+    }
+
+    public TableDef withIndexes(List<IndexDef> newIndexes) {
+        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, newIndexes, retentionCommits,
+                retentionInterval);
+    }
+
+    public TableDef withRetention(Long commits, String interval) {
+        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, commits, interval);
+    }
+
+    public Optional<ColumnDef> columnByPhysical(String physical) {
+        return columns.stream().filter(c -> c.physical().equals(physical)).findFirst();
+    }
 
     public static final String DATA_SCHEMA = "verso_data";
 

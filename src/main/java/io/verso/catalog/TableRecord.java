@@ -8,11 +8,14 @@ import org.springframework.data.relational.core.mapping.Table;
 /** The catalog's persistent form of a user table: one aggregate with its columns and groups. */
 @Table(schema = "verso", name = "user_tables")
 record TableRecord(@Id Long id, String name, String mode, int nextColumnId, long historyHorizon, long createdCommit,
+                   Long retentionCommits, String retentionInterval,
                    @MappedCollection(idColumn = "table_id", keyColumn = "position") List<ColumnRecord> columns,
-                   @MappedCollection(idColumn = "table_id", keyColumn = "position") List<GroupRecord> groups) {
+                   @MappedCollection(idColumn = "table_id", keyColumn = "position") List<GroupRecord> groups,
+                   @MappedCollection(idColumn = "table_id", keyColumn = "position") List<IndexRecord> indexes) {
 
     TableRecord withId(Long id) {
-        return new TableRecord(id, name, mode, nextColumnId, historyHorizon, createdCommit, columns, groups);
+        return new TableRecord(id, name, mode, nextColumnId, historyHorizon, createdCommit, retentionCommits,
+                retentionInterval, columns, groups, indexes);
     }
 
     /** A column; {@code orderingKind} is VALID or REVISION for ordering columns, else null. */
@@ -23,5 +26,10 @@ record TableRecord(@Id Long id, String name, String mode, int nextColumnId, long
 
     @Table(schema = "verso", name = "user_groups")
     record GroupRecord(int groupId, String name) {
+    }
+
+    /** An index; {@code columns} are physical column names, comma-separated. */
+    @Table(schema = "verso", name = "user_indexes")
+    record IndexRecord(String name, String physicalName, String columns, String scope) {
     }
 }

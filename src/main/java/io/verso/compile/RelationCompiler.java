@@ -125,7 +125,20 @@ public final class RelationCompiler {
     /** Every retained version, one row per version and group, with the history pseudo-columns. */
     static void history(SqlBuilder b, TableDef table, Long asOf) {
         b.sql("(SELECT ");
-        columns(b, table, (builder, column) -> builder.ident(column.physical()));
+        boolean multiGroup = table.groups().size() > 1;
+        columns(b, table, (builder, column) -> {
+            if (table.mode() == TableMode.APPEND || column.isKey() || table.isOrderingColumn(column)) {
+                builder.ident(column.physical());
+                return;
+            }
+            // A version carries only its own group's columns, and a tombstone none but its ordering values
+            // (a column added later with a DEFAULT was filled into every stored version).
+            builder.sql("CASE WHEN NOT ").ident("_deleted");
+            if (multiGroup) {
+                builder.sql(" AND ").ident("_g").sql(" = ").number(column.groupId());
+            }
+            builder.sql(" THEN ").ident(column.physical()).sql(" END");
+        });
         if (table.mode() == TableMode.APPEND) {
             b.sql(", CAST(").bind(GroupDef.DEFAULT_NAME).sql(" AS text) AS ").ident("_group")
                     .sql(", ").ident("_commit").sql(" AS ").ident("_commit")

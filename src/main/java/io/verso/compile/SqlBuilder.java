@@ -54,7 +54,8 @@ public final class SqlBuilder {
     }
 
     public CompiledSql build() {
-        return new CompiledSql(sql.toString(), List.copyOf(binds));
+        // Not List.copyOf: a bind may be NULL.
+        return new CompiledSql(sql.toString(), java.util.Collections.unmodifiableList(new ArrayList<>(binds)));
     }
 
     /**

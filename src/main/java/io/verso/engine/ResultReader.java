@@ -39,7 +39,7 @@ final class ResultReader {
         List<List<Object>> rows = new ArrayList<>();
         while (rs.next()) {
             if (rows.size() >= maxRows) {
-                throw io.verso.error.VersoException.user(io.verso.error.ErrorCode.INVALID_REQUEST,
+                throw io.verso.error.VersoException.user(io.verso.error.ErrorCode.RESULT_TOO_LARGE,
                         "the result has more than " + maxRows + " rows: add a LIMIT or a narrower WHERE");
             }
             List<Object> row = new ArrayList<>(count);

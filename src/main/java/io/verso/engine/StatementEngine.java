@@ -66,6 +66,7 @@ public class StatementEngine {
     static final long COMMIT_LOCK = 0x7665_7273_6f00_0001L;
 
     private final Catalog catalog;
+    private final Lifecycle lifecycle;
     private final CommitRepository commits;
     private final SqlRunner sql;
     private final VersoProperties properties;
@@ -75,6 +76,7 @@ public class StatementEngine {
     public StatementEngine(Catalog catalog, CommitRepository commits, SqlRunner sql, VersoProperties properties,
                            PlatformTransactionManager transactions) {
         this.catalog = catalog;
+        this.lifecycle = new Lifecycle(catalog, sql);
         this.commits = commits;
         this.sql = sql;
         this.properties = properties;
@@ -88,6 +90,11 @@ public class StatementEngine {
     }
 
     public ExecutionResult execute(String text, List<Object> params) {
+        return execute(text, params, null);
+    }
+
+    /** Runs a request; {@code actor} names who asked (recorded with erasures), or null. */
+    public ExecutionResult execute(String text, List<Object> params, String actor) {
         SqlParser.Script script = SqlParser.parse(text);
         if (script.statements().size() > properties.maxStatements()) {
             throw VersoException.user(ErrorCode.TOO_MANY_STATEMENTS, "a request holds at most "
@@ -101,7 +108,7 @@ public class StatementEngine {
         boolean writes = script.statements().stream().anyMatch(Statement::writes);
         try {
             return (writes ? writeTransaction : readTransaction)
-                    .execute(status -> new Request(params, writes).run(script.statements()));
+                    .execute(status -> new Request(params, writes, actor).run(script.statements()));
         } catch (VersoException e) {
             throw e;
         } catch (DataAccessException | TransactionException e) {
@@ -110,18 +117,40 @@ public class StatementEngine {
     }
 
     /** The state of one request: its commit, the positions it handed out, the tables it touched. */
-    private final class Request {
+    private final class Request implements RequestContext {
         private final List<Object> params;
         private final boolean writes;
+        private final String actor;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
         private AsOfResolver asOf;
         private int position;
 
-        Request(List<Object> params, boolean writes) {
+        Request(List<Object> params, boolean writes, String actor) {
             this.params = params;
             this.writes = writes;
+            this.actor = actor;
+        }
+
+        @Override
+        public long commit() {
+            return commit;
+        }
+
+        @Override
+        public List<Object> params() {
+            return params;
+        }
+
+        @Override
+        public AsOfResolver asOf() {
+            return asOf;
+        }
+
+        @Override
+        public String actor() {
+            return actor;
         }
 
         ExecutionResult run(List<Statement> statements) {
@@ -151,7 +180,8 @@ public class StatementEngine {
             return new ExecutionResult(writes ? commit : null, latest, results);
         }
 
-        private TableDef table(Ident name) {
+        @Override
+        public TableDef table(Ident name) {
             TableDef table = tables.computeIfAbsent(name.name(), n -> catalog.find(n).orElse(null));
             if (table == null) {
                 tables.remove(name.name());
@@ -160,11 +190,13 @@ public class StatementEngine {
             return table;
         }
 
-        private void catalogChanged() {
+        @Override
+        public void catalogChanged() {
             tables.clear();
         }
 
-        private void touch(String table, long rows) {
+        @Override
+        public void touch(String table, long rows) {
             touched.merge(table, rows, Long::sum);
         }
 
@@ -200,7 +232,7 @@ public class StatementEngine {
                 return new StatementResult.Rows("SHOW CREATE TABLE",
                         List.of(new Column("table", "TEXT"), new Column("create_statement", "TEXT")), rows, null);
             }
-            throw VersoException.at(ErrorCode.INVALID_REQUEST, "statement not supported yet", statement.pos());
+            return lifecycle.execute(statement, this);
         }
 
         // ---- reads -----------------------------------------------------------------------------
@@ -225,6 +257,7 @@ public class StatementEngine {
                     new Column("mode", "TEXT"), new Column("created_commit", "BIGINT")), rows, null);
         }
 
+        /** One row per column (kind COLUMN), then one per index (kind INDEX). */
         private StatementResult describe(TableDef table) {
             List<List<Object>> rows = new ArrayList<>();
             for (ColumnDef c : table.columns()) {
@@ -233,20 +266,22 @@ public class StatementEngine {
                     GroupDef g = table.group(c.groupId());
                     ordering = g.validBy().contains(c.name()) ? "VALID BY" : "REVISION BY";
                 }
-                List<Object> row = new ArrayList<>();
-                row.add(c.name());
-                row.add(c.type().display());
-                row.add(!c.notNull());
-                row.add(c.defaultValue());
-                row.add(c.isKey() ? c.keyPosition() + 1 : null);
-                row.add(c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name());
-                row.add(ordering);
-                rows.add(row);
+                rows.add(java.util.Arrays.asList("COLUMN", c.name(), c.type().display(), !c.notNull(),
+                        c.defaultValue(), c.isKey() ? c.keyPosition() + 1 : null,
+                        c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name(), ordering, null,
+                        null));
             }
-            return new StatementResult.Rows("DESCRIBE", List.of(new Column("column", "TEXT"),
+            for (var index : table.indexes()) {
+                String columns = String.join(", ", index.columns().stream()
+                        .map(p -> table.columnByPhysical(p).map(ColumnDef::name).orElse(p)).toList());
+                rows.add(java.util.Arrays.asList("INDEX", index.name(), null, null, null, null, null, null, columns,
+                        index.scope().name()));
+            }
+            return new StatementResult.Rows("DESCRIBE", List.of(new Column("kind", "TEXT"), new Column("name", "TEXT"),
                     new Column("type", "TEXT"), new Column("nullable", "BOOLEAN"), new Column("default", "TEXT"),
                     new Column("key_position", "INTEGER"), new Column("attribute_group", "TEXT"),
-                    new Column("ordering", "TEXT")), rows, null);
+                    new Column("ordering", "TEXT"), new Column("index_columns", "TEXT"),
+                    new Column("index_scope", "TEXT")), rows, null);
         }
 
         // ---- writes ----------------------------------------------------------------------------

@@ -36,6 +36,8 @@ public enum ErrorCode {
     PRIMARY_KEY_REQUIRED(400),
     INVALID_DEFAULT(400),
     INVALID_DEFINITION(400),
+    INVALID_ALTER(400),
+    UNKNOWN_INDEX(404),
 
     // Writes.
     MISSING_KEY_VALUE(400),
@@ -61,6 +63,7 @@ public enum ErrorCode {
     INVALID_LIMIT(400),
     DIVISION_BY_ZERO(400),
     TYPE_MISMATCH(400),
+    RESULT_TOO_LARGE(400),
 
     // The server's side: not the caller's fault.
     STATEMENT_TIMEOUT(503),

@@ -62,6 +62,10 @@ final class AstBuilder {
             DeleteHistoryContext c = ctx.deleteHistory();
             return new Statement.DeleteHistory(ident(c.identifier()), commitRef(c.commitRef(), pos(c.commitRef())), pos(c));
         }
+        if (ctx.erase() != null) {
+            EraseContext c = ctx.erase();
+            return new Statement.Erase(ident(c.identifier()), expr(c.expression()), pos(c));
+        }
         if (ctx.showTables() != null) return new Statement.ShowTables(pos(ctx));
         if (ctx.showCreateTable() != null) {
             return new Statement.ShowCreateTable(ident(ctx.showCreateTable().identifier()), pos(ctx));
@@ -191,7 +195,32 @@ final class AstBuilder {
         if (action instanceof RenameColumnContext r) {
             return new Statement.RenameColumn(table, ident(r.from), ident(r.to), pos);
         }
-        return new Statement.RenameTable(table, ident(((RenameTableContext) action).identifier()), pos);
+        if (action instanceof RenameTableContext r) {
+            return new Statement.RenameTable(table, ident(r.identifier()), pos);
+        }
+        if (action instanceof SetRetentionContext r) {
+            RetentionContext retention = r.retention();
+            if (retention.STRING() != null) {
+                return new Statement.SetRetention(table, null, unquote(retention.STRING().getText(), '\''), pos);
+            }
+            try {
+                long commits = Long.parseLong(retention.INTEGER_VALUE().getText());
+                if (commits < 1) {
+                    throw new NumberFormatException();
+                }
+                return new Statement.SetRetention(table, commits, null, pos);
+            } catch (NumberFormatException e) {
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION,
+                        "history retention keeps a positive number of commits, not " + retention.getText(), pos(retention));
+            }
+        }
+        if (action instanceof ResetRetentionContext) {
+            return new Statement.SetRetention(table, null, null, pos);
+        }
+        if (action instanceof ChangeModeContext) {
+            return new Statement.ChangeOrdering(table, "mode", pos);
+        }
+        return new Statement.ChangeOrdering(table, "ordering columns", pos);
     }
 
     private Statement createIndex(CreateIndexContext ctx) {

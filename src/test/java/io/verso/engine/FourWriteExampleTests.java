@@ -60,6 +60,9 @@ class FourWriteExampleTests extends IntegrationTest {
                 .containsExactly(List.of("1", "10"), List.of("2", "20"));
         assertThat(sql.rows("SELECT k, v FROM " + balances + " ORDER BY k"))
                 .containsExactly(List.of("1", "11"), List.of("2", "20"));
+        // A NULL parameter is a value like any other.
+        assertThat(sql.rows("SELECT k, coalesce(?, v) FROM " + balances + " WHERE k = ?", null, 1))
+                .containsExactly(List.of("1", "11"));
     }
 
     private void assertCurrent(String table, String amount, String index, String version) {

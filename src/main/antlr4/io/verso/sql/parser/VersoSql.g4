@@ -13,6 +13,7 @@ statement
     | createIndex
     | dropIndex
     | deleteHistory
+    | erase
     | showTables
     | showCreateTable
     | describe
@@ -70,6 +71,15 @@ alterAction
     | DROP COLUMN? identifier                                               #dropColumn
     | RENAME COLUMN from=identifier TO to=identifier                        #renameColumn
     | RENAME TO identifier                                                  #renameTable
+    | SET HISTORY RETENTION retention                                       #setRetention
+    | RESET HISTORY RETENTION                                               #resetRetention
+    | SET? tableMode=(APPEND | UPSERT | VERSIONED)                          #changeMode
+    | orderingClause+                                                       #changeOrdering
+    ;
+
+retention
+    : INTEGER_VALUE COMMITS
+    | STRING
     ;
 
 createIndex
@@ -83,6 +93,10 @@ dropIndex
 
 deleteHistory
     : DELETE HISTORY FROM identifier BEFORE COMMIT commitRef
+    ;
+
+erase
+    : ERASE FROM identifier WHERE expression
     ;
 
 showTables      : SHOW TABLES ;
@@ -255,24 +269,24 @@ nonReserved
     : ADD | APPEND | ASC | ATTRIBUTE | BOTH | COLUMN | COMMIT | CURRENT | DATE | DESC | DESCRIBE
     | FIRST | GROUP | HISTORY | INDEX | KEY | LAST | NULLS | PRECISION | RENAME | REVISION
     | SCOPE | SHOW | TABLES | TIME | TIMESTAMP | UPSERT | VALID | VERSIONED | ZONE | BEFORE
-    | OUTER | WITHOUT | AT
+    | OUTER | WITHOUT | AT | RETENTION | RESET | COMMITS | ERASE
     ;
 
 // ---- lexer ----------------------------------------------------------------------------------
 
 ADD: A D D; ALTER: A L T E R; AND: A N D; APPEND: A P P E N D; AS: A S; ASC: A S C;
 AT: A T; ATTRIBUTE: A T T R I B U T E; BEFORE: B E F O R E; BETWEEN: B E T W E E N;
-BOTH: B O T H; BY: B Y; CASE: C A S E; CAST: C A S T; COLUMN: C O L U M N; COMMIT: C O M M I T;
+BOTH: B O T H; BY: B Y; CASE: C A S E; CAST: C A S T; COLUMN: C O L U M N; COMMIT: C O M M I T; COMMITS: C O M M I T S;
 CREATE: C R E A T E; CURRENT: C U R R E N T; DATE: D A T E; DEFAULT: D E F A U L T;
 DELETE: D E L E T E; DESC: D E S C; DESCRIBE: D E S C R I B E; DISTINCT: D I S T I N C T;
-DOUBLE: D O U B L E; DROP: D R O P; ELSE: E L S E; END: E N D; EXISTS: E X I S T S;
+DOUBLE: D O U B L E; DROP: D R O P; ERASE: E R A S E; ELSE: E L S E; END: E N D; EXISTS: E X I S T S;
 FALSE: F A L S E; FIRST: F I R S T; FROM: F R O M; GROUP: G R O U P; HAVING: H A V I N G;
 HISTORY: H I S T O R Y; IF: I F; ILIKE: I L I K E; IN: I N; INDEX: I N D E X;
 INNER: I N N E R; INSERT: I N S E R T; INTO: I N T O; IS: I S; JOIN: J O I N; KEY: K E Y;
 LAST: L A S T; LEFT: L E F T; LIKE: L I K E; LIMIT: L I M I T; NOT: N O T; NULL: N U L L;
 NULLS: N U L L S; OF: O F; OFFSET: O F F S E T; ON: O N; OR: O R; ORDER: O R D E R;
 OUTER: O U T E R; PRECISION: P R E C I S I O N; PRIMARY: P R I M A R Y; RENAME: R E N A M E;
-REVISION: R E V I S I O N; SCOPE: S C O P E; SELECT: S E L E C T; SET: S E T; SHOW: S H O W;
+RESET: R E S E T; RETENTION: R E T E N T I O N; REVISION: R E V I S I O N; SCOPE: S C O P E; SELECT: S E L E C T; SET: S E T; SHOW: S H O W;
 TABLE: T A B L E; TABLES: T A B L E S; THEN: T H E N; TIME: T I M E;
 TIMESTAMP: T I M E S T A M P; TO: T O; TRUE: T R U E; UPDATE: U P D A T E;
 UPSERT: U P S E R T; VALID: V A L I D; VALUES: V A L U E S; VERSIONED: V E R S I O N E D;

@@ -40,6 +40,21 @@ public sealed interface Statement {
     record RenameTable(Ident table, Ident to, Pos pos) implements Statement {
     }
 
+    /**
+     * {@code ALTER TABLE t SET HISTORY RETENTION n COMMITS | 'interval'}, or RESET (both null): how
+     * much history the retention job keeps.
+     */
+    record SetRetention(Ident table, Long commits, String interval, Pos pos) implements Statement {
+    }
+
+    /** An ALTER that would change the mode or the ordering columns: parsed only to be refused clearly. */
+    record ChangeOrdering(Ident table, String what, Pos pos) implements Statement {
+    }
+
+    /** Removes every version of the matched keys, current row included: for data-protection requests. */
+    record Erase(Ident table, Expr where, Pos pos) implements Statement {
+    }
+
     enum IndexScope { CURRENT, HISTORY, BOTH }
 
     record CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope, Pos pos)
