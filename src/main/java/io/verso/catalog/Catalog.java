@@ -7,7 +7,10 @@ import io.verso.sql.ast.Statement.IndexScope;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,13 +21,52 @@ import org.springframework.stereotype.Component;
 public class Catalog {
 
     private final TableRepository tables;
+    private final JdbcTemplate jdbc;
+    private volatile Snapshot latest = new Snapshot(-1);
 
-    Catalog(TableRepository tables) {
+    Catalog(TableRepository tables, JdbcTemplate jdbc) {
         this.tables = tables;
+        this.jdbc = jdbc;
     }
 
     public Optional<TableDef> find(String name) {
         return tables.findByName(name).map(Catalog::toDef);
+    }
+
+    /**
+     * Definitions as of catalog {@code version}, the value of verso.catalog_version in the caller's
+     * committed snapshot. Tables are loaded once per version and shared by every reader of it. Only
+     * read-only requests use this: a writer may change the catalog and roll back.
+     */
+    public Snapshot snapshot(long version) {
+        Snapshot current = latest;
+        if (current.version == version) {
+            return current;
+        }
+        Snapshot fresh = new Snapshot(version);
+        if (version > current.version) {
+            latest = fresh;
+        }
+        return fresh;
+    }
+
+    /** Cached definitions of one catalog version. */
+    public final class Snapshot {
+        private final long version;
+        private final Map<String, Optional<TableDef>> byName = new ConcurrentHashMap<>();
+
+        private Snapshot(long version) {
+            this.version = version;
+        }
+
+        public Optional<TableDef> find(String name) {
+            return byName.computeIfAbsent(name, Catalog.this::find);
+        }
+    }
+
+    /** Marks a catalog change in the caller's transaction. */
+    private void changed() {
+        jdbc.update("UPDATE verso.catalog_version SET version = version + 1");
     }
 
     public List<TableDef> all() {
@@ -34,16 +76,20 @@ public class Catalog {
     /** Stores a new table and returns it with its id. Physical names are derived from the id. */
     public TableDef create(TableDef table) {
         TableRecord saved = tables.save(toRecord(table, null));
+        changed();
         return toDef(saved);
     }
 
     /** Replaces the stored definition of an existing table (same id). */
     public TableDef update(TableDef table) {
-        return toDef(tables.save(toRecord(table, table.id())));
+        TableDef saved = toDef(tables.save(toRecord(table, table.id())));
+        changed();
+        return saved;
     }
 
     public void delete(TableDef table) {
         tables.deleteById(table.id());
+        changed();
     }
 
     /** The table that has the index of this name, if any: index names are unique across the catalog. */

@@ -48,7 +48,6 @@ import java.util.stream.Collectors;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -70,8 +69,7 @@ public class StatementEngine {
     private final CommitRepository commits;
     private final SqlRunner sql;
     private final VersoProperties properties;
-    private final TransactionTemplate readTransaction;
-    private final TransactionTemplate writeTransaction;
+    private final TransactionTemplate transaction;
 
     public StatementEngine(Catalog catalog, CommitRepository commits, SqlRunner sql, VersoProperties properties,
                            PlatformTransactionManager transactions) {
@@ -80,13 +78,9 @@ public class StatementEngine {
         this.commits = commits;
         this.sql = sql;
         this.properties = properties;
-        // Reads: one snapshot for every statement of the request.
-        this.readTransaction = new TransactionTemplate(transactions);
-        readTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        readTransaction.setReadOnly(true);
-        // Writes: READ COMMITTED, so that after taking the lock each statement sees every earlier commit.
-        this.writeTransaction = new TransactionTemplate(transactions);
-        writeTransaction.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+        // Isolation is set by the first statement of each transaction (see Request.run), not through
+        // the connection, which would cost a round trip to set and another to reset per request.
+        this.transaction = new TransactionTemplate(transactions);
     }
 
     public ExecutionResult execute(String text, List<Object> params) {
@@ -107,8 +101,7 @@ public class StatementEngine {
         }
         boolean writes = script.statements().stream().anyMatch(Statement::writes);
         try {
-            return (writes ? writeTransaction : readTransaction)
-                    .execute(status -> new Request(params, writes, actor).run(script.statements()));
+            return transaction.execute(status -> new Request(params, writes, actor).run(script.statements()));
         } catch (VersoException e) {
             throw e;
         } catch (DataAccessException | TransactionException e) {
@@ -125,6 +118,7 @@ public class StatementEngine {
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
         private AsOfResolver asOf;
+        private Catalog.Snapshot catalogSnapshot;
         private int position;
 
         Request(List<Object> params, boolean writes, String actor) {
@@ -154,16 +148,26 @@ public class StatementEngine {
         }
 
         ExecutionResult run(List<Statement> statements) {
-            sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ")
-                    .bind(properties.statementTimeout().toMillis() + "ms").sql(", true)").build(), rs -> null);
+            String timeout = properties.statementTimeout().toMillis() + "ms";
             long latest;
             if (writes) {
-                sql.query(new SqlBuilder().sql("SELECT pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(),
-                        rs -> null);
+                sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ").bind(timeout)
+                        .sql(", true), pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(), rs -> null);
                 commit = sql.counts(new SqlBuilder().sql("SELECT nextval('verso.commit_seq')").build())[0];
                 latest = commit;
             } else {
-                latest = commits.latest();
+                // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
+                // that after taking the lock each statement sees every earlier commit.
+                sql.update(new SqlBuilder().sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").build());
+                // One round trip: the timeout, the latest commit and the catalog version of this snapshot.
+                long[] state = sql.query(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
+                        .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
+                        .bind(timeout).sql(", true)").build(), rs -> {
+                            rs.next();
+                            return new long[] {rs.getLong(1), rs.getLong(2)};
+                        });
+                latest = state[0];
+                catalogSnapshot = catalog.snapshot(state[1]);
             }
             asOf = new AsOfResolver(params, latest);
             List<StatementResult> results = new ArrayList<>();
@@ -182,7 +186,8 @@ public class StatementEngine {
 
         @Override
         public TableDef table(Ident name) {
-            TableDef table = tables.computeIfAbsent(name.name(), n -> catalog.find(n).orElse(null));
+            TableDef table = tables.computeIfAbsent(name.name(), n -> (catalogSnapshot != null
+                    ? catalogSnapshot.find(n) : catalog.find(n)).orElse(null));
             if (table == null) {
                 tables.remove(name.name());
                 throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
