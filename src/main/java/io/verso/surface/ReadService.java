@@ -289,7 +289,7 @@ public class ReadService {
                 whereKey(script, table, key);
             }
             if (commit != null) {
-                script.sql(" AS OF COMMIT ").mark(s == 0 ? "from" : "to").param(commit).mark("table");
+                script.mark(s == 0 ? "from" : "to").sql(" AS OF COMMIT ").param(commit).mark("table");
             }
             script.sql(";").newline();
         }
@@ -377,7 +377,7 @@ public class ReadService {
 
     private static void asOf(Script script, Long asOf) {
         if (asOf != null) {
-            script.sql(" AS OF COMMIT ").mark("asOfCommit").param(asOf).mark("table");
+            script.mark("asOfCommit").sql(" AS OF COMMIT ").param(asOf).mark("table");
         }
     }
 

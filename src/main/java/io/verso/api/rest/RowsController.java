@@ -8,7 +8,10 @@ import io.verso.surface.Resources.TableDiff;
 import io.verso.surface.Resources.WriteReceipt;
 import io.verso.surface.WriteService;
 import java.util.List;
+import org.springframework.beans.propertyeditors.StringArrayPropertyEditor;
 import org.springframework.http.MediaType;
+import org.springframework.web.bind.WebDataBinder;
+import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -33,15 +36,24 @@ class RowsController {
         this.writes = writes;
     }
 
+    /**
+     * A lone query value stays one value: Spring would split {@code filter=k:in:1,2} at its commas
+     * when converting it to a list, which would change what filters and keys mean.
+     */
+    @InitBinder
+    void keepCommas(WebDataBinder binder) {
+        binder.registerCustomEditor(String[].class, new StringArrayPropertyEditor(null));
+    }
+
     @GetMapping("/rows")
     RowPage listRows(@PathVariable String table,
-                     @RequestParam(required = false) List<String> filter,
-                     @RequestParam(required = false) List<String> order,
+                     @RequestParam(required = false) String[] filter,
+                     @RequestParam(required = false) String[] order,
                      @RequestParam(required = false) Integer limit,
                      @RequestParam(required = false) String cursor,
                      @RequestParam(required = false) String asOfCommit,
                      @RequestParam(required = false) String atLeastCommit) {
-        return reads.list(table, filter, order, limit, cursor, asOfCommit, atLeastCommit);
+        return reads.list(table, list(filter), list(order), limit, cursor, asOfCommit, atLeastCommit);
     }
 
     @PostMapping(path = "/rows", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -56,27 +68,31 @@ class RowsController {
 
     @GetMapping("/row")
     RowResult getRow(@PathVariable String table,
-                     @RequestParam List<String> key,
+                     @RequestParam String[] key,
                      @RequestParam(required = false) String asOfCommit,
                      @RequestParam(required = false) String atLeastCommit) {
-        return reads.row(table, key, asOfCommit, atLeastCommit);
+        return reads.row(table, list(key), asOfCommit, atLeastCommit);
     }
 
     @GetMapping("/history")
     KeyHistory getKeyHistory(@PathVariable String table,
-                             @RequestParam List<String> key,
+                             @RequestParam String[] key,
                              @RequestParam(required = false) String group,
                              @RequestParam(required = false) String asOfCommit,
                              @RequestParam(required = false) String atLeastCommit) {
-        return reads.history(table, key, group, asOfCommit, atLeastCommit);
+        return reads.history(table, list(key), group, asOfCommit, atLeastCommit);
     }
 
     @GetMapping("/diff")
     TableDiff diffTable(@PathVariable String table,
                         @RequestParam String from,
                         @RequestParam(required = false) String to,
-                        @RequestParam(required = false) List<String> key,
+                        @RequestParam(required = false) String[] key,
                         @RequestParam(required = false) String atLeastCommit) {
-        return reads.diff(table, from, to, key, atLeastCommit);
+        return reads.diff(table, from, to, list(key), atLeastCommit);
+    }
+
+    private static List<String> list(String[] values) {
+        return values == null ? null : List.of(values);
     }
 }
