@@ -19,7 +19,10 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class ResultReader {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** JSONB numbers keep their exact text: decimals as BigDecimal (not double), trailing zeros kept. */
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(tools.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(tools.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES).build();
 
     private ResultReader() {
     }

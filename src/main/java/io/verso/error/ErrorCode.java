@@ -64,6 +64,10 @@ public enum ErrorCode {
     DIVISION_BY_ZERO(400),
     TYPE_MISMATCH(400),
     RESULT_TOO_LARGE(400),
+    UNKNOWN_KEY(404),
+    UNKNOWN_COMMIT(404),
+    /** A read asked for a commit (atLeastCommit) that did not become visible in time; retry later. */
+    COMMIT_NOT_REACHED(409),
 
     // The server's side: not the caller's fault.
     STATEMENT_TIMEOUT(503),

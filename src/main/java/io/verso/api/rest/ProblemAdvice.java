@@ -10,6 +10,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.ErrorResponse;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -47,6 +50,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 : ex instanceof ErrorResponse er ? er.getBody()
                 : ProblemDetail.forStatus(statusCode);
         problem.setProperty("code", frameworkCode(statusCode));
+        String pointer = ex instanceof MissingServletRequestParameterException missing ? missing.getParameterName()
+                : ex instanceof MethodArgumentTypeMismatchException mismatch ? mismatch.getName()
+                : ex instanceof HttpMessageNotReadableException ? "/" : null;
+        if (pointer != null) {
+            problem.setProperty("pointer", pointer);
+        }
         return ResponseEntity.status(statusCode).headers(headers).body(problem);
     }
 

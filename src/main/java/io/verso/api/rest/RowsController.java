@@ -1,0 +1,98 @@
+package io.verso.api.rest;
+
+import io.verso.surface.ReadService;
+import io.verso.surface.Resources.KeyHistory;
+import io.verso.surface.Resources.RowPage;
+import io.verso.surface.Resources.RowResult;
+import io.verso.surface.Resources.TableDiff;
+import io.verso.surface.Resources.WriteReceipt;
+import io.verso.surface.WriteService;
+import java.util.List;
+import org.springframework.beans.propertyeditors.StringArrayPropertyEditor;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.WebDataBinder;
+import org.springframework.web.bind.annotation.InitBinder;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Rows of one table: operations listRows, writeRows, deleteRows, getRow, getKeyHistory and
+ * diffTable of openapi/verso.yaml. Parameters arrive as text; the services check and point at them.
+ */
+@RestController
+@RequestMapping(path = "/v1/tables/{table}", produces = MediaType.APPLICATION_JSON_VALUE)
+class RowsController {
+
+    private final ReadService reads;
+    private final WriteService writes;
+
+    RowsController(ReadService reads, WriteService writes) {
+        this.reads = reads;
+        this.writes = writes;
+    }
+
+    /**
+     * A lone query value stays one value: Spring would split {@code filter=k:in:1,2} at its commas
+     * when converting it to a list, which would change what filters and keys mean.
+     */
+    @InitBinder
+    void keepCommas(WebDataBinder binder) {
+        binder.registerCustomEditor(String[].class, new StringArrayPropertyEditor(null));
+    }
+
+    @GetMapping("/rows")
+    RowPage listRows(@PathVariable String table,
+                     @RequestParam(required = false) String[] filter,
+                     @RequestParam(required = false) String[] order,
+                     @RequestParam(required = false) Integer limit,
+                     @RequestParam(required = false) String cursor,
+                     @RequestParam(required = false) String asOfCommit,
+                     @RequestParam(required = false) String atLeastCommit) {
+        return reads.list(table, list(filter), list(order), limit, cursor, asOfCommit, atLeastCommit);
+    }
+
+    @PostMapping(path = "/rows", consumes = MediaType.APPLICATION_JSON_VALUE)
+    WriteReceipt writeRows(@PathVariable String table, @RequestBody(required = false) String body) {
+        return writes.write(table, body);
+    }
+
+    @PostMapping(path = "/rows/delete", consumes = MediaType.APPLICATION_JSON_VALUE)
+    WriteReceipt deleteRows(@PathVariable String table, @RequestBody(required = false) String body) {
+        return writes.delete(table, body);
+    }
+
+    @GetMapping("/row")
+    RowResult getRow(@PathVariable String table,
+                     @RequestParam String[] key,
+                     @RequestParam(required = false) String asOfCommit,
+                     @RequestParam(required = false) String atLeastCommit) {
+        return reads.row(table, list(key), asOfCommit, atLeastCommit);
+    }
+
+    @GetMapping("/history")
+    KeyHistory getKeyHistory(@PathVariable String table,
+                             @RequestParam String[] key,
+                             @RequestParam(required = false) String group,
+                             @RequestParam(required = false) String asOfCommit,
+                             @RequestParam(required = false) String atLeastCommit) {
+        return reads.history(table, list(key), group, asOfCommit, atLeastCommit);
+    }
+
+    @GetMapping("/diff")
+    TableDiff diffTable(@PathVariable String table,
+                        @RequestParam String from,
+                        @RequestParam(required = false) String to,
+                        @RequestParam(required = false) String[] key,
+                        @RequestParam(required = false) String atLeastCommit) {
+        return reads.diff(table, from, to, list(key), atLeastCommit);
+    }
+
+    private static List<String> list(String[] values) {
+        return values == null ? null : List.of(values);
+    }
+}

@@ -1,0 +1,405 @@
+package io.verso.surface;
+
+import io.verso.catalog.Catalog;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.engine.ExecutionResult;
+import io.verso.engine.StatementResult;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.surface.Resources.KeyHistory;
+import io.verso.surface.Resources.RowChange;
+import io.verso.surface.Resources.RowPage;
+import io.verso.surface.Resources.RowResult;
+import io.verso.surface.Resources.TableDiff;
+import io.verso.surface.Resources.Version;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.stereotype.Service;
+
+/**
+ * Reads: one row by key, pages of rows, a key's history and the diff between two commits. Every
+ * read reports the commit it shows; pages stay on the commit of the first page.
+ */
+@Service
+public class ReadService {
+
+    public static final int MAX_LIMIT = 1000;
+
+    private final Statements statements;
+    private final Catalog catalog;
+    private final ReadGate gate;
+
+    ReadService(Statements statements, Catalog catalog, ReadGate gate) {
+        this.statements = statements;
+        this.catalog = catalog;
+        this.gate = gate;
+    }
+
+    // ---- one row ---------------------------------------------------------------------------------
+
+    public RowResult row(String tableName, List<String> key, String asOfText, String atLeastText) {
+        Long asOf = Commits.parse(asOfText, "asOfCommit");
+        gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
+        TableDef table = keyedTable(tableName);
+        Script script = new Script().sql("SELECT * FROM ").mark("table").ident(table.name()).sql(" WHERE ");
+        whereKey(script, table, key);
+        asOf(script, asOf);
+        ExecutionResult result = statements.run(script, "key");
+        List<Map<String, Object>> rows = rows(result, 0);
+        if (rows.isEmpty()) {
+            throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no row with key "
+                    + key + (asOf == null ? "" : " at commit " + asOf), "key");
+        }
+        return new RowResult(table.name(), Long.toString(servedAt(result, asOf)), rows.get(0));
+    }
+
+    // ---- pages of rows ---------------------------------------------------------------------------
+
+    public RowPage list(String tableName, List<String> filters, List<String> order, Integer limitParam,
+                        String cursorText, String asOfText, String atLeastText) {
+        filters = filters == null ? List.of() : filters;
+        order = order == null ? List.of() : order;
+        int limit = limitParam == null ? 100 : limitParam;
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and " + MAX_LIMIT
+                    + ", not " + limit, "limit");
+        }
+        Long asOf = Commits.parse(asOfText, "asOfCommit");
+        gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
+        TableDef table = TableService.table(catalog, tableName);
+        boolean pinned = table.mode() != TableMode.UPSERT;
+
+        Cursor cursor = null;
+        if (cursorText != null && !cursorText.isEmpty()) {
+            cursor = Cursor.decode(cursorText);
+            if (!filters.isEmpty() && !filters.equals(cursor.filters())) {
+                throw sameAsCursor("filter");
+            }
+            if (!order.isEmpty() && !order.equals(cursor.order())) {
+                throw sameAsCursor("order");
+            }
+            if (asOf != null && !asOf.equals(cursor.commit())) {
+                throw sameAsCursor("asOfCommit");
+            }
+            filters = cursor.filters();
+            order = cursor.order();
+            asOf = cursor.commit();
+        }
+
+        List<Sort> sorts = sorts(table, order);
+        Script script = new Script().sql("SELECT * FROM ").mark("table").ident(table.name());
+        String joiner = " WHERE ";
+        for (int i = 0; i < filters.size(); i++) {
+            script.sql(joiner);
+            Filters.append(script, table, filters.get(i), i);
+            joiner = " AND ";
+        }
+        boolean keyset = table.mode().keyed();
+        if (cursor != null && keyset) {
+            if (cursor.after().size() != sorts.size()) {
+                throw VersoException.pointing(ErrorCode.INVALID_PARAMETER,
+                        "cursor does not fit table " + table.name() + " (was it altered?)", "cursor");
+            }
+            script.sql(joiner).mark("cursor");
+            after(script, sorts, cursor.after());
+        }
+        script.sql(" ORDER BY ");
+        for (int i = 0; i < sorts.size(); i++) {
+            Sort sort = sorts.get(i);
+            script.sql(i == 0 ? "" : ", ").ident(sort.column().name())
+                    .sql(sort.descending() ? " DESC NULLS FIRST" : " ASC NULLS LAST");
+        }
+        asOf(script, asOf);
+        script.sql(" LIMIT ").param(limit + 1);
+        long offset = cursor == null ? 0 : cursor.offset();
+        if (!keyset && offset > 0) {
+            script.sql(" OFFSET ").param(offset);
+        }
+        ExecutionResult result = statements.run(script, "table");
+        List<Map<String, Object>> rows = rows(result, 0);
+        Long servedAt = pinned ? (Long) servedAt(result, asOf) : null;
+
+        String next = null;
+        if (rows.size() > limit) {
+            rows = rows.subList(0, limit);
+            Map<String, Object> last = rows.get(limit - 1);
+            List<String> after = new ArrayList<>();
+            if (keyset) {
+                sorts.forEach(s -> after.add((String) JsonForms.rendered(last.get(s.column().name()))));
+            }
+            next = new Cursor(servedAt, filters, order, after, keyset ? 0 : offset + limit).encode();
+        }
+        return new RowPage(table.name(), Long.toString(pinned ? servedAt : result.readCommit()), pinned,
+                new ArrayList<>(rows), next);
+    }
+
+    private record Sort(ColumnDef column, boolean descending) {
+    }
+
+    /** The page order: the requested columns, then the key (or, without a key, every column). */
+    private static List<Sort> sorts(TableDef table, List<String> order) {
+        List<Sort> sorts = new ArrayList<>();
+        for (int i = 0; i < order.size(); i++) {
+            String pointer = "order[" + i + "]";
+            String item = order.get(i);
+            int colon = item.lastIndexOf(':');
+            String name = item;
+            boolean descending = false;
+            if (colon > 0 && (item.endsWith(":asc") || item.endsWith(":desc"))) {
+                name = item.substring(0, colon);
+                descending = item.endsWith(":desc");
+            }
+            String columnName = name;
+            ColumnDef column = table.column(columnName).orElseThrow(() -> VersoException.pointing(
+                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + columnName + "' in " + table.name()
+                            + " (order is column or column:desc)", pointer));
+            if (sorts.stream().anyMatch(s -> s.column().name().equals(columnName))) {
+                throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "column '" + columnName
+                        + "' is ordered by twice", pointer);
+            }
+            sorts.add(new Sort(column, descending));
+        }
+        List<ColumnDef> tieBreak = table.mode().keyed() ? table.keyColumns() : table.columns();
+        for (ColumnDef column : tieBreak) {
+            if (sorts.stream().noneMatch(s -> s.column().name().equals(column.name()))) {
+                sorts.add(new Sort(column, false));
+            }
+        }
+        return sorts;
+    }
+
+    /**
+     * Rows after {@code values} in the page order: for each position i, the rows equal on the
+     * columns before i and after the value at i. NULLs sort last ascending and first descending.
+     */
+    private static void after(Script script, List<Sort> sorts, List<String> values) {
+        script.sql("(");
+        for (int i = 0; i < sorts.size(); i++) {
+            script.sql(i == 0 ? "(" : " OR (");
+            for (int j = 0; j < i; j++) {
+                ColumnDef column = sorts.get(j).column();
+                if (values.get(j) == null) {
+                    script.ident(column.name()).sql(" IS NULL AND ");
+                } else {
+                    script.ident(column.name()).sql(" = ");
+                    Filters.cast(script, column, values.get(j), "cursor");
+                    script.sql(" AND ");
+                }
+            }
+            Sort sort = sorts.get(i);
+            String value = values.get(i);
+            if (sort.descending()) {
+                if (value == null) {
+                    script.ident(sort.column().name()).sql(" IS NOT NULL");
+                } else {
+                    script.ident(sort.column().name()).sql(" < ");
+                    Filters.cast(script, sort.column(), value, "cursor");
+                }
+            } else if (value == null) {
+                script.sql("FALSE");
+            } else {
+                script.sql("(").ident(sort.column().name()).sql(" > ");
+                Filters.cast(script, sort.column(), value, "cursor");
+                script.sql(" OR ").ident(sort.column().name()).sql(" IS NULL)");
+            }
+            script.sql(")");
+        }
+        script.sql(")");
+    }
+
+    private static VersoException sameAsCursor(String parameter) {
+        return VersoException.pointing(ErrorCode.INVALID_PARAMETER, parameter
+                + " differs from the one the cursor was made with: pass the cursor alone", parameter);
+    }
+
+    // ---- a key's history -------------------------------------------------------------------------
+
+    public KeyHistory history(String tableName, List<String> key, String groupName, String asOfText,
+                              String atLeastText) {
+        Long asOf = Commits.parse(asOfText, "asOfCommit");
+        gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
+        TableDef table = keyedTable(tableName);
+        GroupDef group = null;
+        if (groupName != null && !groupName.isEmpty()) {
+            group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
+                    "table " + table.name() + " has no attribute group '" + groupName + "'", "group"));
+        }
+        Script script = new Script().sql("SELECT * FROM ").mark("table").sql("history(").ident(table.name())
+                .sql(") WHERE ");
+        Map<String, Object> keyValues = whereKey(script, table, key);
+        if (group != null) {
+            script.sql(" AND ").mark("group").ident("_group").sql(" = ").param(group.name());
+        }
+        script.sql(" ORDER BY ").ident("_group").sql(", ").ident("_commit");
+        asOf(script, asOf);
+        ExecutionResult result = statements.run(script, "key");
+        List<Version> versions = new ArrayList<>();
+        for (Map<String, Object> row : rows(result, 0)) {
+            GroupDef g = table.group((String) row.get("_group")).orElseThrow();
+            Map<String, Object> ordering = new LinkedHashMap<>();
+            g.orderingColumns().forEach(c -> ordering.put(c, row.get(c)));
+            Map<String, Object> values = new LinkedHashMap<>();
+            table.columnsOf(g).forEach(c -> values.put(c.name(), row.get(c.name())));
+            Object from = row.get("_current_from");
+            Object to = row.get("_current_to");
+            versions.add(new Version(g.name(), text(row.get("_commit")), text(from), text(to),
+                    from != null && to == null, Boolean.TRUE.equals(row.get("_deleted")), ordering, values));
+        }
+        if (versions.isEmpty()) {
+            throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no version of key "
+                    + key + (asOf == null ? "" : " at commit " + asOf), "key");
+        }
+        return new KeyHistory(table.name(), Long.toString(servedAt(result, asOf)), keyValues, versions);
+    }
+
+    // ---- diff ------------------------------------------------------------------------------------
+
+    public TableDiff diff(String tableName, String fromText, String toText, List<String> key, String atLeastText) {
+        Long from = Commits.parse(fromText, "from");
+        if (from == null) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "from is required", "from");
+        }
+        Long to = Commits.parse(toText, "to");
+        gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
+        TableDef table = TableService.table(catalog, tableName);
+        if (to != null && from > to) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "from (" + from + ") is after to (" + to + ")",
+                    "from");
+        }
+        boolean byKey = key != null && !key.isEmpty();
+        if (byKey && !table.mode().keyed()) {
+            throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
+                    + " is an APPEND table and has no key", "key");
+        }
+        // Both states in one request, so one snapshot; 'to' absent means the snapshot's latest commit.
+        Script script = new Script();
+        Long[] commits = {from, to};
+        for (int s = 0; s < 2; s++) {
+            Long commit = commits[s];
+            script.sql("SELECT * FROM ").mark("table").ident(table.name());
+            if (byKey) {
+                script.sql(" WHERE ");
+                whereKey(script, table, key);
+            }
+            if (commit != null) {
+                script.mark(s == 0 ? "from" : "to").sql(" AS OF COMMIT ").param(commit).mark("table");
+            }
+            script.sql(";").newline();
+        }
+        ExecutionResult result = statements.run(script, "from");
+        long toCommit = to == null ? result.readCommit() : to;
+        if (from > toCommit) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "from (" + from
+                    + ") is after the latest commit " + toCommit, "from");
+        }
+        List<Map<String, Object>> before = rows(result, 0);
+        List<Map<String, Object>> after = rows(result, 1);
+        List<Map<String, Object>> added = new ArrayList<>();
+        List<Map<String, Object>> removed = new ArrayList<>();
+        List<RowChange> changed = new ArrayList<>();
+        if (table.mode().keyed()) {
+            Map<List<Object>, Map<String, Object>> old = new LinkedHashMap<>();
+            before.forEach(r -> old.put(keyOf(table, r), r));
+            for (Map<String, Object> row : after) {
+                Map<String, Object> was = old.remove(keyOf(table, row));
+                if (was == null) {
+                    added.add(row);
+                } else if (!was.equals(row)) {
+                    List<String> columns = table.columns().stream().map(ColumnDef::name)
+                            .filter(c -> !Objects.equals(was.get(c), row.get(c))).toList();
+                    Map<String, Object> k = new LinkedHashMap<>();
+                    table.keyColumns().forEach(c -> k.put(c.name(), row.get(c.name())));
+                    changed.add(new RowChange(k, was, row, columns));
+                }
+            }
+            removed.addAll(old.values());
+        } else {
+            // No key: rows are compared whole, as multisets.
+            Map<Map<String, Object>, Integer> counts = new HashMap<>();
+            before.forEach(r -> counts.merge(r, 1, Integer::sum));
+            for (Map<String, Object> row : after) {
+                if (counts.getOrDefault(row, 0) > 0) {
+                    counts.merge(row, -1, Integer::sum);
+                } else {
+                    added.add(row);
+                }
+            }
+            for (Map<String, Object> row : before) {
+                if (counts.getOrDefault(row, 0) > 0) {
+                    counts.merge(row, -1, Integer::sum);
+                    removed.add(row);
+                }
+            }
+        }
+        return new TableDiff(table.name(), Long.toString(from), Long.toString(toCommit), added, removed, changed);
+    }
+
+    private static List<Object> keyOf(TableDef table, Map<String, Object> row) {
+        return table.keyColumns().stream().map(c -> row.get(c.name())).toList();
+    }
+
+    // ---- shared ----------------------------------------------------------------------------------
+
+    private TableDef keyedTable(String name) {
+        TableDef table = TableService.table(catalog, name);
+        if (!table.mode().keyed()) {
+            throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
+                    + " is an APPEND table: its rows have no key (list them with filters instead)", "key");
+        }
+        return table;
+    }
+
+    /** Appends {@code k1 = ? AND k2 = ? ...} for the key values, checked against the key's types. */
+    private static Map<String, Object> whereKey(Script script, TableDef table, List<String> key) {
+        List<ColumnDef> columns = table.keyColumns();
+        if (key == null || key.size() != columns.size()) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "key takes " + columns.size()
+                    + " value(s), one per key column " + columns.stream().map(ColumnDef::name).toList() + ", not "
+                    + (key == null ? 0 : key.size()), "key");
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int k = 0; k < columns.size(); k++) {
+            String pointer = "key[" + k + "]";
+            ColumnDef column = columns.get(k);
+            script.sql(k == 0 ? "" : " AND ").mark(pointer).ident(column.name()).sql(" = ");
+            Filters.cast(script, column, key.get(k), pointer);
+            values.put(column.name(), JsonForms.fromKeyText(column, key.get(k)));
+        }
+        return values;
+    }
+
+    private static void asOf(Script script, Long asOf) {
+        if (asOf != null) {
+            script.mark("asOfCommit").sql(" AS OF COMMIT ").param(asOf).mark("table");
+        }
+    }
+
+    private static long servedAt(ExecutionResult result, Long asOf) {
+        return asOf != null ? asOf : result.readCommit();
+    }
+
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
+
+    /** The rows of the index-th statement as column-name maps. */
+    static List<Map<String, Object>> rows(ExecutionResult result, int index) {
+        StatementResult.Rows rows = (StatementResult.Rows) result.results().get(index);
+        List<Map<String, Object>> out = new ArrayList<>(rows.rows().size());
+        for (List<Object> values : rows.rows()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (int c = 0; c < rows.columns().size(); c++) {
+                row.put(rows.columns().get(c).name(), values.get(c));
+            }
+            out.add(row);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,226 @@
+package io.verso.surface;
+
+import io.verso.catalog.Catalog;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.ColumnType;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.engine.ExecutionResult;
+import io.verso.engine.StatementResult;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.TypeSpec;
+import io.verso.surface.Resources.ColumnDescription;
+import io.verso.surface.Resources.GroupDescription;
+import io.verso.surface.Resources.TableCreated;
+import io.verso.surface.Resources.TableDescription;
+import io.verso.surface.Resources.TableDropped;
+import io.verso.surface.Resources.TableList;
+import io.verso.surface.Resources.TableSummary;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.stereotype.Service;
+import tools.jackson.databind.JsonNode;
+
+/** Tables: list, describe, create from a JSON definition (CREATE TABLE in JSON), drop. */
+@Service
+public class TableService {
+
+    private static final Pattern TYPE = Pattern.compile(
+            "\\s*([A-Za-z]+(?:\\s+[A-Za-z]+)*)\\s*(?:\\(\\s*(\\d{1,8})\\s*(?:,\\s*(\\d{1,8})\\s*)?\\))?\\s*");
+
+    private final Statements statements;
+    private final Catalog catalog;
+    private final ReadGate gate;
+
+    TableService(Statements statements, Catalog catalog, ReadGate gate) {
+        this.statements = statements;
+        this.catalog = catalog;
+        this.gate = gate;
+    }
+
+    public TableList list() {
+        ExecutionResult result = statements.run(new Script().sql("SHOW TABLES"), "/");
+        StatementResult.Rows rows = (StatementResult.Rows) result.results().get(0);
+        List<TableSummary> tables = rows.rows().stream()
+                .map(r -> new TableSummary((String) r.get(0), (String) r.get(1), (String) r.get(2)))
+                .toList();
+        return new TableList(Long.toString(result.readCommit()), tables);
+    }
+
+    public TableDescription describe(String name) {
+        long readCommit = gate.latest();
+        return describe(table(catalog, name), readCommit);
+    }
+
+    /** The table of a path parameter, or UNKNOWN_TABLE (404) pointing at it. */
+    static TableDef table(Catalog catalog, String name) {
+        return catalog.find(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_TABLE,
+                "unknown table '" + name + "'", "table"));
+    }
+
+    static TableDescription describe(TableDef table, long readCommit) {
+        List<ColumnDescription> columns = new ArrayList<>();
+        for (ColumnDef c : table.columns()) {
+            String ordering = null;
+            String group = null;
+            if (!c.isKey() && table.mode().keyed()) {
+                GroupDef g = table.group(c.groupId());
+                group = g.name();
+                ordering = g.validBy().contains(c.name()) ? "VALID_BY" : g.revisionBy().contains(c.name())
+                        ? "REVISION_BY" : null;
+            }
+            columns.add(new ColumnDescription(c.name(), c.type().display(), !c.notNull(), c.defaultValue(),
+                    c.isKey() ? c.keyPosition() + 1 : null, group, ordering));
+        }
+        List<GroupDescription> groups = table.mode().keyed() ? table.groups().stream()
+                .map(g -> new GroupDescription(g.name(), table.columnsOf(g).stream().map(ColumnDef::name).toList(),
+                        g.validBy(), g.revisionBy()))
+                .toList() : List.of();
+        // The engine does not run CREATE INDEX yet, so no table has indexes to list.
+        return new TableDescription(table.name(), table.mode().name(), Long.toString(table.createdCommit()),
+                Long.toString(table.horizon()), Long.toString(readCommit),
+                table.keyColumns().stream().map(ColumnDef::name).toList(), columns, groups, List.of());
+    }
+
+    public TableCreated create(String body) {
+        JsonNode definition = RequestJson.object(body);
+        String name = RequestJson.string(definition, "name", "/name", true);
+        if (name.isEmpty()) {
+            throw RequestJson.invalid("\"name\" must not be empty", "/name");
+        }
+        String mode = RequestJson.string(definition, "mode", "/mode", false);
+        if (mode != null && !List.of("APPEND", "UPSERT", "VERSIONED").contains(mode)) {
+            throw RequestJson.invalid("\"mode\" is one of APPEND, UPSERT, VERSIONED", "/mode");
+        }
+        Script script = new Script().sql("CREATE TABLE ");
+        if (RequestJson.bool(definition, "ifNotExists", "/ifNotExists")) {
+            script.sql("IF NOT EXISTS ");
+        }
+        script.mark("/name").ident(name).sql(" (");
+        List<JsonNode> columns = RequestJson.array(definition, "columns", "/columns", true);
+        for (int i = 0; i < columns.size(); i++) {
+            String at = "/columns/" + i;
+            JsonNode column = RequestJson.object(columns.get(i), at);
+            String columnName = RequestJson.string(column, "name", at + "/name", true);
+            if (columnName.isEmpty()) {
+                throw RequestJson.invalid("\"name\" must not be empty", at + "/name");
+            }
+            String typeText = RequestJson.string(column, "type", at + "/type", true);
+            ColumnType type = type(typeText, at + "/type");
+            script.sql(i == 0 ? "" : ",").newline().mark(at).ident(columnName).sql(" ").mark(at + "/type")
+                    .sql(type.display());
+            if (RequestJson.bool(column, "notNull", at + "/notNull")) {
+                script.sql(" NOT NULL");
+            }
+            JsonNode defaultValue = column.get("default");
+            if (defaultValue != null && !defaultValue.isNull()) {
+                script.sql(" DEFAULT ").mark(at + "/default").sql(literal(defaultValue, at + "/default"));
+            }
+            script.mark(at);
+        }
+        List<String> primaryKey = RequestJson.names(definition, "primaryKey", "/primaryKey");
+        if (!primaryKey.isEmpty()) {
+            script.sql(",").newline().mark("/primaryKey").sql("PRIMARY KEY ");
+            names(script, primaryKey);
+        }
+        List<JsonNode> groups = RequestJson.array(definition, "groups", "/groups", false);
+        for (int i = 0; i < groups.size(); i++) {
+            String at = "/groups/" + i;
+            JsonNode group = RequestJson.object(groups.get(i), at);
+            String groupName = RequestJson.string(group, "name", at + "/name", true);
+            if (groupName.isEmpty()) {
+                throw RequestJson.invalid("\"name\" must not be empty", at + "/name");
+            }
+            script.sql(",").newline().mark(at).sql("ATTRIBUTE GROUP ").ident(groupName).sql(" ").mark(at + "/columns");
+            names(script, RequestJson.names(group, "columns", at + "/columns"));
+            ordering(script, group, at);
+        }
+        script.newline().mark("/mode").sql(")");
+        if (mode != null) {
+            script.sql(" ").sql(mode);
+        }
+        ordering(script, definition, "");
+        ExecutionResult result = statements.run(script, "/");
+        TableDef created = table(catalog, name);
+        return new TableCreated(Commits.text(result.commit()), describe(created, result.readCommit()));
+    }
+
+    public TableDropped drop(String name) {
+        ExecutionResult result = statements.run(new Script().mark("table").sql("DROP TABLE ").ident(name), "table");
+        return new TableDropped(Commits.text(result.commit()), name);
+    }
+
+    private static void ordering(Script script, JsonNode node, String at) {
+        List<String> validBy = RequestJson.names(node, "validBy", at + "/validBy");
+        if (!validBy.isEmpty()) {
+            script.newline().mark(at + "/validBy").sql("VALID BY ");
+            names(script, validBy);
+        }
+        List<String> revisionBy = RequestJson.names(node, "revisionBy", at + "/revisionBy");
+        if (!revisionBy.isEmpty()) {
+            script.newline().mark(at + "/revisionBy").sql("REVISION BY ");
+            names(script, revisionBy);
+        }
+    }
+
+    private static void names(Script script, List<String> names) {
+        script.sql("(");
+        for (int i = 0; i < names.size(); i++) {
+            script.sql(i == 0 ? "" : ", ").ident(names.get(i));
+        }
+        script.sql(")");
+    }
+
+    /**
+     * A type from the definition, checked against the dialect's types and re-spelt from the
+     * catalog's own enum, so nothing the client typed reaches the statement text.
+     */
+    static ColumnType type(String text, String pointer) {
+        Matcher m = TYPE.matcher(text);
+        if (!m.matches()) {
+            throw VersoException.pointing(ErrorCode.UNKNOWN_TYPE, "unknown type '" + Commits.shorten(text) + "'",
+                    pointer);
+        }
+        String name = m.group(1).toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
+        name = switch (name) {
+            case "timestamp with time zone" -> "timestamptz";
+            case "timestamp without time zone" -> "timestamp";
+            default -> name;
+        };
+        try {
+            return ColumnType.from(new TypeSpec(name, m.group(2) == null ? null : Integer.valueOf(m.group(2)),
+                    m.group(3) == null ? null : Integer.valueOf(m.group(3)), null));
+        } catch (VersoException.UserError e) {
+            throw VersoException.pointing(e.code(), e.getMessage(), pointer);
+        }
+    }
+
+    /**
+     * A DEFAULT as a literal of the dialect. DEFAULT takes no parameter, so this is the one place
+     * the surface writes a value into statement text: numbers are re-spelt from BigDecimal and
+     * strings quoted with the dialect's only escape (a doubled quote), so the value cannot end
+     * the literal.
+     */
+    private static String literal(JsonNode value, String pointer) {
+        if (value.isBoolean()) {
+            return value.booleanValue() ? "TRUE" : "FALSE";
+        }
+        if (value.isNumber()) {
+            BigDecimal number = value.isIntegralNumber() ? new BigDecimal(value.bigIntegerValue()) : value.decimalValue();
+            return number.toPlainString();
+        }
+        if (value.isString()) {
+            return "'" + value.asString().replace("'", "''") + "'";
+        }
+        if (value.isContainer()) {
+            return "'" + RequestJson.JSON.writeValueAsString(value).replace("'", "''") + "'";
+        }
+        throw RequestJson.invalid("a default is a JSON number, string, boolean, object or array", pointer);
+    }
+}
