@@ -14,6 +14,7 @@ import io.verso.sql.ast.TypeSpec;
 import io.verso.surface.Resources.ColumnDescription;
 import io.verso.surface.Resources.GroupDescription;
 import io.verso.surface.Resources.TableCreated;
+import io.verso.surface.Resources.IndexDescription;
 import io.verso.surface.Resources.TableDescription;
 import io.verso.surface.Resources.TableDropped;
 import io.verso.surface.Resources.TableList;
@@ -82,10 +83,13 @@ public class TableService {
                 .map(g -> new GroupDescription(g.name(), table.columnsOf(g).stream().map(ColumnDef::name).toList(),
                         g.validBy(), g.revisionBy()))
                 .toList() : List.of();
-        // The engine does not run CREATE INDEX yet, so no table has indexes to list.
+        List<IndexDescription> indexes = table.indexes().stream()
+                .map(i -> new IndexDescription(i.name(), i.columns().stream()
+                        .map(p -> table.columnByPhysical(p).map(ColumnDef::name).orElse(p)).toList(), i.scope().name()))
+                .toList();
         return new TableDescription(table.name(), table.mode().name(), Long.toString(table.createdCommit()),
                 Long.toString(table.horizon()), Long.toString(readCommit),
-                table.keyColumns().stream().map(ColumnDef::name).toList(), columns, groups, List.of());
+                table.keyColumns().stream().map(ColumnDef::name).toList(), columns, groups, indexes);
     }
 
     public TableCreated create(String body) {
