@@ -30,10 +30,16 @@ class BatchRunner {
 
     private final StatementEngine engine;
     private final GraphqlProperties properties;
+    private final java.util.concurrent.atomic.AtomicLong engineCalls = new java.util.concurrent.atomic.AtomicLong();
 
     BatchRunner(StatementEngine engine, GraphqlProperties properties) {
         this.engine = engine;
         this.properties = properties;
+    }
+
+    /** Engine calls made so far: what tests check batching against. */
+    long engineCalls() {
+        return engineCalls.get();
     }
 
     List<Outcome> run(List<Job> jobs) {
@@ -102,6 +108,7 @@ class BatchRunner {
             ExecutionResult result;
             try {
                 // Fields with no statement of their own (_commit) still need the snapshot's commit.
+                engineCalls.incrementAndGet();
                 result = engine.execute(text.length() == 0 ? "SHOW TABLES" : text.toString(), params);
             } catch (VersoException.UserError e) {
                 Job culprit = culprit(pending, lines, e.line());

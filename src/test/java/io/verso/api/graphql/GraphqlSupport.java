@@ -36,6 +36,17 @@ abstract class GraphqlSupport extends IntegrationTest {
         return graphql.document(text(name).replace("TABLE", table));
     }
 
+    /** The document with each placeholder replaced, longest placeholder first. */
+    protected GraphQlTester.Request<?> document(String name, java.util.Map<String, String> tables) {
+        String text = text(name);
+        java.util.List<String> keys = new java.util.ArrayList<>(tables.keySet());
+        keys.sort(java.util.Comparator.comparingInt(String::length).reversed());
+        for (String key : keys) {
+            text = text.replace(key, tables.get(key));
+        }
+        return graphql.document(text);
+    }
+
     static String text(String name) {
         try (InputStream in = GraphqlSupport.class.getResourceAsStream("/graphql-test/" + name + ".graphql")) {
             if (in == null) {
