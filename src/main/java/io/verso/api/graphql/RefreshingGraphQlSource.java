@@ -105,6 +105,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     }
 
     private Built build() {
+        long start = System.nanoTime();
         record Snapshot(String fingerprint, List<TableDef> tables) {
         }
         Snapshot read = snapshot.execute(status ->
@@ -127,8 +128,8 @@ final class RefreshingGraphQlSource implements GraphQlSource {
                 .configureGraphQl(b -> b.mutationExecutionStrategy(
                         new AsyncExecutionStrategy(DataFetcherExceptionResolver.createExceptionHandler(resolvers))))
                 .build();
-        log.info("GraphQL schema built for {} table(s), catalog fingerprint {}", read.tables().size(),
-                read.fingerprint());
+        log.info("GraphQL schema built for {} table(s) in {} ms, catalog fingerprint {}", read.tables().size(),
+                (System.nanoTime() - start) / 1_000_000, read.fingerprint());
         return new Built(read.fingerprint(), source.graphQl(), source.schema());
     }
 }

@@ -45,12 +45,13 @@ import org.dataloader.DataLoader;
  * Builds the GraphQL schema of one catalog snapshot. For each table {@code t} (see {@link TableShape}
  * for which tables and columns are shown):
  * <pre>
- * Query    t(where, orderBy, limit, offset, after, asOfCommit): t_page!
+ * Query    t(where, orderBy, limit, offset, after, asOfCommit): t_page
  *          t_by_key(&lt;key columns&gt;, asOfCommit): t            (keyed tables)
- *          t_history(&lt;key columns&gt;, group, asOfCommit, limit, offset): [t_version!]!   (VERSIONED)
- *          t_aggregate(where, asOfCommit): t_aggregate!
- * Mutation upsert_t(rows, group): t_receipt!  insert_t(rows): t_receipt!  delete_t(keys, at): t_receipt!
+ *          t_history(&lt;key columns&gt;, group, asOfCommit, limit, offset): [t_version!]   (VERSIONED)
+ *          t_aggregate(where, asOfCommit): t_aggregate
+ * Mutation upsert_t(rows, group): t_receipt  insert_t(rows): t_receipt  delete_t(keys, at): t_receipt
  * </pre>
+ * Root fields are nullable, so one failing field leaves the others' data in the response.
  * asOfCommit is offered only where the dialect allows AS OF (not on UPSERT tables). A new instance
  * per build: it is not shared between threads.
  */
@@ -193,7 +194,7 @@ final class SchemaFactory {
                 .build();
         GraphQLEnumType groupEnum = groupEnum(t);
 
-        // t(where, orderBy, limit, offset, after, asOfCommit): t_page!
+        // t(where, orderBy, limit, offset, after, asOfCommit): t_page
         GraphQLObjectType page = GraphQLObjectType.newObject().name(n + "_page")
                 .field(newFieldDefinition().name("nodes").type(nonNull(list(nonNull(row)))))
                 .field(newFieldDefinition().name("asOfCommit").type(nonNull(VersoScalars.COMMIT_SEQ))
@@ -205,7 +206,7 @@ final class SchemaFactory {
         fetch(page.getName(), "pageInfo", s -> s);
         fetch("PageInfo", "hasNextPage", s -> ((Page) s).hasNextPage());
         fetch("PageInfo", "endCursor", s -> ((Page) s).endCursor());
-        GraphQLFieldDefinition.Builder list = newFieldDefinition().name(n).type(nonNull(page))
+        GraphQLFieldDefinition.Builder list = newFieldDefinition().name(n).type(page)
                 .description("Rows of " + n + " (" + t.mode() + "), " + properties.defaultLimit() + " unless limit says"
                         + " otherwise (at most " + properties.maxLimit() + ").")
                 .argument(arg("where", where))
@@ -229,7 +230,7 @@ final class SchemaFactory {
         if (t.versioned()) {
             GraphQLObjectType version = rowType(t, true);
             GraphQLFieldDefinition.Builder history = newFieldDefinition().name(n + "_history")
-                    .type(nonNull(list(nonNull(version))))
+                    .type(list(nonNull(version)))
                     .description("Every retained version of one key, by commit.");
             keyArguments(t, history);
             history.argument(arg("group", GraphQLString));
@@ -241,7 +242,7 @@ final class SchemaFactory {
                             asOf(env), limit(env), offset(env), properties.maxResultRows())));
         }
         GraphQLFieldDefinition.Builder aggregate = newFieldDefinition().name(n + "_aggregate")
-                .type(nonNull(aggregateType(t))).argument(arg("where", where));
+                .type(aggregateType(t)).argument(arg("where", where));
         asOfArgument(t, aggregate);
         query.field(aggregate);
         code.dataFetcher(FieldCoordinates.coordinates("Query", n + "_aggregate"), (DataFetcher<?>) env ->
@@ -368,7 +369,7 @@ final class SchemaFactory {
             input.field(newInputObjectField().name(c.name()).type(TableShape.scalar(c.type())));
         }
         GraphQLObjectType receipt = receiptType(t);
-        GraphQLFieldDefinition.Builder insert = newFieldDefinition().name("insert_" + n).type(nonNull(receipt))
+        GraphQLFieldDefinition.Builder insert = newFieldDefinition().name("insert_" + n).type(receipt)
                 .argument(arg("rows", nonNull(list(nonNull(input.build())))));
         mutation.field(insert);
         code.dataFetcher(FieldCoordinates.coordinates("Mutation", "insert_" + n), (DataFetcher<?>) env ->
@@ -376,7 +377,7 @@ final class SchemaFactory {
         if (!t.keyed()) {
             return;
         }
-        GraphQLFieldDefinition.Builder upsert = newFieldDefinition().name("upsert_" + n).type(nonNull(receipt))
+        GraphQLFieldDefinition.Builder upsert = newFieldDefinition().name("upsert_" + n).type(receipt)
                 .argument(arg("rows", nonNull(list(nonNull(typeRef(n + "_input"))))));
         if (groupEnum != null) {
             upsert.argument(arg("group", groupEnum));
@@ -390,7 +391,7 @@ final class SchemaFactory {
         for (ColumnDef c : t.keys()) {
             key.field(newInputObjectField().name(c.name()).type(nonNull(TableShape.scalar(c.type()))));
         }
-        GraphQLFieldDefinition.Builder delete = newFieldDefinition().name("delete_" + n).type(nonNull(receipt))
+        GraphQLFieldDefinition.Builder delete = newFieldDefinition().name("delete_" + n).type(receipt)
                 .description("Writes tombstones for the keys, whether or not they have a live row.")
                 .argument(arg("keys", nonNull(list(nonNull(key.build())))));
         List<ColumnDef> ordering = t.orderingColumns();
