@@ -100,7 +100,8 @@ final class SchemaFactory {
         for (TableDef def : tables) {
             TableShape table = TableShape.of(def);
             if (table == null) {
-                skipped.add(def.name() + ": its name or a key column's name is not a GraphQL name");
+                skipped.add(def.name() + ": its name or a key column's name is not a GraphQL name, or a key column "
+                        + "is named like an argument (" + TableShape.KEY_CLASHES + ")");
                 continue;
             }
             List<String> types = typeNames(table);
@@ -313,7 +314,9 @@ final class SchemaFactory {
                 .field(newInputObjectField().name("or").type(list(nonNull(typeRef(name)))))
                 .field(newInputObjectField().name("not").type(typeRef(name)));
         for (ColumnDef c : t.columns()) {
-            b.field(newInputObjectField().name(c.name()).type(comparisonRef(TableShape.scalar(c.type()))));
+            if (!TableShape.WHERE_FIELDS.contains(c.name())) {
+                b.field(newInputObjectField().name(c.name()).type(comparisonRef(TableShape.scalar(c.type()))));
+            }
         }
         return b.build();
     }

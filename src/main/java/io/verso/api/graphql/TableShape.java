@@ -8,26 +8,38 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * A table as the GraphQL schema shows it. Names are used as they are when they are valid GraphQL
- * names ({@code [_A-Za-z][_0-9A-Za-z]*}, not starting with {@code __}); a column whose name is not
- * is left out of the types, and a table whose name or any key column's name is not is left out of
- * the schema. Tables are added in name order; one whose generated names would clash with names
- * already taken is left out too (see {@link SchemaFactory}).
+ * names ({@code [_A-Za-z][_0-9A-Za-z]*}, not starting with {@code __}, not {@code true}, {@code false}
+ * or {@code null}); a column whose name is not is left out of the types, and a table whose name or
+ * any key column's name is not is left out of the schema, as is a table with a key column named like
+ * an argument or field the schema puts beside key columns ({@link #KEY_CLASHES}). Columns named
+ * {@code and}, {@code or} or {@code not} are shown but cannot be filtered on. Tables are added in name
+ * order; one whose generated names would clash with names already taken is left out too (see
+ * {@link SchemaFactory}).
  */
 record TableShape(TableDef def, List<ColumnDef> columns) {
 
     private static final Pattern NAME = Pattern.compile("[_A-Za-z][_0-9A-Za-z]*");
 
+    /** Names that sit beside key columns: by-key and history arguments, outcome fields. */
+    static final Set<String> KEY_CLASHES = Set.of("asOfCommit", "group", "limit", "offset", "index", "current");
+
+    /** The where type's own fields. */
+    static final Set<String> WHERE_FIELDS = Set.of("and", "or", "not");
+
     static boolean validName(String name) {
-        return name != null && NAME.matcher(name).matches() && !name.startsWith("__");
+        return name != null && NAME.matcher(name).matches() && !name.startsWith("__")
+                && !Set.of("true", "false", "null").contains(name);
     }
 
     /** The table's shape, or null when it cannot be shown (its name or a key column's name is not valid). */
     static TableShape of(TableDef def) {
-        if (!validName(def.name()) || def.keyColumns().stream().anyMatch(c -> !validName(c.name()))) {
+        if (!validName(def.name())
+                || def.keyColumns().stream().anyMatch(c -> !validName(c.name()) || KEY_CLASHES.contains(c.name()))) {
             return null;
         }
         return new TableShape(def, def.columns().stream().filter(c -> validName(c.name())).toList());

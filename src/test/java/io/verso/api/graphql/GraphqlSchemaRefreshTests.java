@@ -89,4 +89,16 @@ class GraphqlSchemaRefreshTests extends GraphqlSupport {
         assertThat(failures).isEmpty();
         assertThat(requests).isGreaterThan(3);
     }
+
+    @Test
+    void namesThatAreNotGraphqlNamesAreLeftOutWithoutBreakingTheSchema() {
+        sql.write("CREATE TABLE \"" + table("odd") + " table\" (k INT PRIMARY KEY)");
+        String t = table("names");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, \"and\" INT, \"my col\" TEXT, \"true\" INT, v TEXT)");
+        sql.write("UPSERT INTO " + t + " (k, \"and\", \"my col\", \"true\", v) VALUES (1, 2, 'x', 3, 'v')");
+        GraphQlTester.Response response = graphql.document("{ " + t + "(where: {v: {eq: \"v\"}}, orderBy: [{column: "
+                + "and}]) { nodes { k and v } } }").execute();
+        response.errors().verify();
+        response.path(t + ".nodes[0].and").entity(Integer.class).isEqualTo(2);
+    }
 }
