@@ -1,0 +1,46 @@
+package io.verso.api.graphql;
+
+import graphql.execution.instrumentation.Instrumentation;
+import io.verso.catalog.Catalog;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.graphql.execution.BatchLoaderRegistry;
+import org.springframework.graphql.execution.DataFetcherExceptionResolver;
+import org.springframework.graphql.execution.GraphQlSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import reactor.core.publisher.Flux;
+
+/**
+ * Wires the programmatic schema into Spring GraphQL: our {@link GraphQlSource} replaces Boot's
+ * file-based one, and Boot's HTTP endpoint, GraphiQL and batch loader registry stay as they are.
+ */
+@Configuration(proxyBeanMethods = false)
+class GraphqlConfiguration {
+
+    /** Boot configures GraphQL only when it sees schema files or a customizer; the schema here is built in code. */
+    @Bean
+    GraphQlSourceBuilderCustomizer versoProgrammaticSchema() {
+        return builder -> {
+        };
+    }
+
+    @Bean
+    GraphQlSource graphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
+                                GraphqlProperties properties, ObjectProvider<DataFetcherExceptionResolver> resolvers,
+                                ObjectProvider<Instrumentation> instrumentations) {
+        return new RefreshingGraphQlSource(jdbc, transactions, catalog, properties,
+                resolvers.orderedStream().toList(), instrumentations.orderedStream().toList());
+    }
+
+    /** One loader for every field: all jobs dispatched together become one engine call. */
+    @Bean
+    Object versoBatchLoader(BatchLoaderRegistry registry, BatchRunner runner) {
+        registry.<Job, Outcome>forName(SchemaFactory.LOADER)
+                .withOptions(options -> options.setCachingEnabled(false))
+                .registerBatchLoader((jobs, environment) -> Flux.fromIterable(runner.run(jobs)));
+        return SchemaFactory.LOADER;
+    }
+}

@@ -1,0 +1,59 @@
+package io.verso.api.graphql;
+
+import graphql.GraphQLError;
+import graphql.GraphqlErrorBuilder;
+import graphql.schema.DataFetchingEnvironment;
+import io.verso.error.VersoException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.graphql.execution.DataFetcherExceptionResolver;
+import org.springframework.graphql.execution.ErrorType;
+import org.springframework.stereotype.Component;
+import reactor.core.publisher.Mono;
+
+/**
+ * The one place a {@link VersoException} becomes a GraphQL error: the message, and in
+ * {@code extensions} the same {@code code} REST puts in its problem details (an
+ * {@link io.verso.error.ErrorCode} name, which clients branch on), the HTTP {@code status} REST
+ * would have used, the {@code classification} and, for a refused argument, its name.
+ */
+@Component
+class GraphqlErrors implements DataFetcherExceptionResolver {
+
+    private static final Logger log = LoggerFactory.getLogger(GraphqlErrors.class);
+
+    @Override
+    public Mono<List<GraphQLError>> resolveException(Throwable exception, DataFetchingEnvironment env) {
+        Throwable e = exception;
+        while (e instanceof CompletionException && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (!(e instanceof VersoException verso)) {
+            return Mono.empty();
+        }
+        if (verso instanceof VersoException.ServerError) {
+            log.error("GraphQL field {} failed: {}", env.getExecutionStepInfo().getPath(), verso.getMessage(), verso);
+        }
+        Map<String, Object> extensions = new LinkedHashMap<>();
+        extensions.put("code", verso.code().name());
+        extensions.put("status", verso.code().status());
+        // Pointers starting with '/' name parts of a /v1/sql body; ours name GraphQL arguments.
+        if (verso instanceof VersoException.UserError user && user.pointer() != null && !user.pointer().startsWith("/")) {
+            extensions.put("argument", user.pointer());
+        }
+        return Mono.just(List.of(GraphqlErrorBuilder.newError(env).errorType(classify(verso)).message(verso.getMessage())
+                .extensions(extensions).build()));
+    }
+
+    private static ErrorType classify(VersoException e) {
+        int status = e.code().status();
+        if (status == 404) {
+            return ErrorType.NOT_FOUND;
+        }
+        return status >= 500 ? ErrorType.INTERNAL_ERROR : ErrorType.BAD_REQUEST;
+    }
+}

@@ -1,0 +1,30 @@
+package io.verso.api.graphql;
+
+import io.verso.engine.ExecutionResult;
+import io.verso.engine.StatementResult;
+import java.util.List;
+
+/**
+ * The work one GraphQL field hands to the request's batch: statements of the dialect, and how to
+ * turn their results into the field's value. Jobs compare by identity, so two aliases asking the
+ * same thing are two jobs and two identical mutations write twice.
+ */
+interface Job {
+
+    RequestState state();
+
+    /** True for mutations: a batch is all writes (one commit) or all reads (one snapshot). */
+    default boolean writes() {
+        return false;
+    }
+
+    /**
+     * The statements to run. {@code pinned} is the commit this request already reads at, when an
+     * earlier engine call fixed it: reads of VERSIONED and APPEND tables without an asOfCommit of
+     * their own are then made AS OF it, so every part of the response shows one commit.
+     */
+    List<Stmt> statements(Long pinned);
+
+    /** The field's value from the results of its statements, in order. */
+    Object complete(List<StatementResult> results, ExecutionResult execution);
+}

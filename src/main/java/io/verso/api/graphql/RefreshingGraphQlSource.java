@@ -1,0 +1,135 @@
+package io.verso.api.graphql;
+
+import graphql.GraphQL;
+import graphql.execution.AsyncExecutionStrategy;
+import graphql.execution.instrumentation.Instrumentation;
+import graphql.schema.GraphQLSchema;
+import io.verso.catalog.Catalog;
+import io.verso.catalog.TableDef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.graphql.execution.DataFetcherExceptionResolver;
+import org.springframework.graphql.execution.GraphQlSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The GraphQL schema of the current catalog, rebuilt when the catalog changes, without a restart.
+ *
+ * <p>Spring GraphQL asks {@link #graphQl()} once per request and runs the whole request on the
+ * instance it gets. Each instance is immutable and fully built before it is published through an
+ * {@link AtomicReference}, so a request sees either the old schema or the new one, never a
+ * half-built one, and keeps it to the end even if a newer one is published meanwhile.
+ *
+ * <p>Per request, one cheap query takes the catalog's fingerprint (row count and sum of
+ * transaction ids of the catalog tables: any insert, update or delete there changes it). When it
+ * matches the published schema, that schema is used and nothing waits. When it does not, the first
+ * request to notice builds the new schema on its own thread, reading the fingerprint and the
+ * catalog in one snapshot, and requests that need that same new schema wait for that one build
+ * instead of starting their own; a request never waits for a build it does not need.
+ */
+final class RefreshingGraphQlSource implements GraphQlSource {
+
+    private static final Logger log = LoggerFactory.getLogger(RefreshingGraphQlSource.class);
+
+    private static final String FINGERPRINT = """
+            SELECT (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM verso.user_tables)
+                || '/' || (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM verso.user_columns)
+                || '/' || (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM verso.user_groups)""";
+
+    private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema) {
+    }
+
+    private final JdbcTemplate jdbc;
+    private final TransactionTemplate snapshot;
+    private final Catalog catalog;
+    private final GraphqlProperties properties;
+    private final List<DataFetcherExceptionResolver> resolvers;
+    private final List<Instrumentation> instrumentations;
+    private final AtomicReference<Built> current = new AtomicReference<>();
+    private final ConcurrentMap<String, CompletableFuture<Built>> building = new ConcurrentHashMap<>();
+
+    RefreshingGraphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
+                            GraphqlProperties properties, List<DataFetcherExceptionResolver> resolvers,
+                            List<Instrumentation> instrumentations) {
+        this.jdbc = jdbc;
+        this.snapshot = new TransactionTemplate(transactions);
+        snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        snapshot.setReadOnly(true);
+        this.catalog = catalog;
+        this.properties = properties;
+        this.resolvers = resolvers;
+        this.instrumentations = instrumentations;
+    }
+
+    @Override
+    public GraphQL graphQl() {
+        return fresh().graphQl();
+    }
+
+    @Override
+    public GraphQLSchema schema() {
+        return fresh().schema();
+    }
+
+    private Built fresh() {
+        String fingerprint = jdbc.queryForObject(FINGERPRINT, String.class);
+        Built published = current.get();
+        if (published != null && published.fingerprint().equals(fingerprint)) {
+            return published;
+        }
+        CompletableFuture<Built> mine = new CompletableFuture<>();
+        CompletableFuture<Built> inFlight = building.putIfAbsent(fingerprint, mine);
+        if (inFlight != null) {
+            return inFlight.join();
+        }
+        try {
+            Built built = build();
+            current.set(built);
+            mine.complete(built);
+            return built;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            building.remove(fingerprint, mine);
+        }
+    }
+
+    private Built build() {
+        long start = System.nanoTime();
+        record Snapshot(String fingerprint, List<TableDef> tables) {
+        }
+        Snapshot read = snapshot.execute(status ->
+                new Snapshot(jdbc.queryForObject(FINGERPRINT, String.class), catalog.all()));
+        SchemaFactory factory = new SchemaFactory(properties);
+        GraphQLSchema schema = factory.build(read.tables());
+        if (!factory.skipped().isEmpty()) {
+            log.warn("tables left out of the GraphQL schema: {}", factory.skipped());
+        }
+        List<Instrumentation> all = new ArrayList<>(instrumentations);
+        all.add(Limits.depth(properties.maxDepth()));
+        all.add(Limits.complexity(properties.maxComplexity()));
+        all.add(new CommitExtension());
+        GraphQlSource source = GraphQlSource.builder(schema)
+                .exceptionResolvers(resolvers)
+                .instrumentation(all)
+                // Mutation fields run like query fields, so graphql-java dispatches them to the batch
+                // loader together and they become one engine call: one commit, all or nothing, applied
+                // in document order (the order of the statements), as serial execution would.
+                .configureGraphQl(b -> b.mutationExecutionStrategy(
+                        new AsyncExecutionStrategy(DataFetcherExceptionResolver.createExceptionHandler(resolvers))))
+                .build();
+        log.info("GraphQL schema built for {} table(s) in {} ms, catalog fingerprint {}", read.tables().size(),
+                (System.nanoTime() - start) / 1_000_000, read.fingerprint());
+        return new Built(read.fingerprint(), source.graphQl(), source.schema());
+    }
+}

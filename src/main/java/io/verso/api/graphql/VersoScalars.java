@@ -1,0 +1,223 @@
+package io.verso.api.graphql;
+
+import graphql.GraphQLContext;
+import graphql.execution.CoercedVariables;
+import graphql.language.ArrayValue;
+import graphql.language.BooleanValue;
+import graphql.language.EnumValue;
+import graphql.language.FloatValue;
+import graphql.language.IntValue;
+import graphql.language.NullValue;
+import graphql.language.ObjectValue;
+import graphql.language.StringValue;
+import graphql.language.Value;
+import graphql.language.VariableReference;
+import graphql.schema.Coercing;
+import graphql.schema.CoercingParseLiteralException;
+import graphql.schema.CoercingParseValueException;
+import graphql.schema.CoercingSerializeException;
+import graphql.schema.GraphQLScalarType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Scalars that keep a value's full precision on the wire. 64-bit integers, NUMERIC and commit
+ * sequences travel as JSON strings (a JavaScript number cannot hold them exactly) and are accepted
+ * as strings or as literals of any size; dates and timestamps are ISO-8601 strings. Parsed inputs
+ * are the engine's parameter forms: exact decimal text, ISO text, or a JSON tree for JSONB.
+ */
+final class VersoScalars {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    static final GraphQLScalarType BIG_INT = scalar("BigInt",
+            "A 64-bit integer, as a JSON string (input: a string or an integer literal).",
+            text -> integerText(text, Long.MIN_VALUE));
+    static final GraphQLScalarType NUMERIC = scalar("Numeric",
+            "An exact decimal (NUMERIC), as a JSON string in plain notation (input: a string or a number literal).",
+            text -> new BigDecimal(text.trim()).toPlainString());
+    static final GraphQLScalarType COMMIT_SEQ = scalar("CommitSeq",
+            "A commit sequence: a positive 64-bit integer, as a JSON string.",
+            text -> integerText(text, 1));
+    static final GraphQLScalarType DATE = scalar("Date", "A calendar date, ISO-8601 (2026-10-01).",
+            text -> LocalDate.parse(text.trim()).toString());
+    static final GraphQLScalarType TIMESTAMP = scalar("Timestamp",
+            "A date and time without time zone, ISO-8601 (2026-10-01T12:00:00.123).",
+            VersoScalars::timestamp);
+    static final GraphQLScalarType TIMESTAMPTZ = scalar("TimestampTz",
+            "An instant, ISO-8601 with offset; read back in UTC (2026-10-01T12:00:00Z).",
+            VersoScalars::timestampTz);
+    static final GraphQLScalarType UUID_TYPE = scalar("UUID", "A UUID in its canonical text form.",
+            text -> UUID.fromString(text.trim()).toString());
+    static final GraphQLScalarType JSON_TYPE = GraphQLScalarType.newScalar().name("JSON")
+            .description("Any JSON value (JSONB columns).").coercing(new JsonCoercing()).build();
+
+    static final List<GraphQLScalarType> ALL = List.of(BIG_INT, NUMERIC, COMMIT_SEQ, DATE, TIMESTAMP, TIMESTAMPTZ,
+            UUID_TYPE, JSON_TYPE);
+
+    private VersoScalars() {
+    }
+
+    private static String integerText(String text, long min) {
+        BigInteger value = new BigDecimal(text.trim()).toBigIntegerExact();
+        if (value.compareTo(BigInteger.valueOf(min)) < 0 || value.bitLength() > 63) {
+            throw new IllegalArgumentException("out of range");
+        }
+        return value.toString();
+    }
+
+    private static String timestamp(String text) {
+        String t = text.trim().replace(' ', 'T');
+        LocalDateTime.parse(t);
+        return t;
+    }
+
+    private static String timestampTz(String text) {
+        String t = text.trim().replace(' ', 'T');
+        OffsetDateTime.parse(t);
+        return t;
+    }
+
+    /** A string-valued scalar whose canonical text {@code canon} computes, rejecting what it throws on. */
+    private static GraphQLScalarType scalar(String name, String description, Function<String, String> canon) {
+        return GraphQLScalarType.newScalar().name(name).description(description)
+                .coercing(new TextCoercing(name, canon)).build();
+    }
+
+    private static final class TextCoercing implements Coercing<String, String> {
+        private final String name;
+        private final Function<String, String> canon;
+
+        TextCoercing(String name, Function<String, String> canon) {
+            this.name = name;
+            this.canon = canon;
+        }
+
+        private String canonical(Object value) {
+            if (value instanceof Boolean || value == null) {
+                throw new IllegalArgumentException("not a " + name);
+            }
+            String text = value instanceof BigDecimal d ? d.toPlainString()
+                    : value instanceof Double || value instanceof Float ? new BigDecimal(value.toString()).toPlainString()
+                    : value.toString();
+            return canon.apply(text);
+        }
+
+        @Override
+        public String serialize(Object value, GraphQLContext context, Locale locale) {
+            try {
+                return canonical(value);
+            } catch (RuntimeException e) {
+                throw new CoercingSerializeException("cannot serialize " + value + " as " + name);
+            }
+        }
+
+        @Override
+        public String parseValue(Object input, GraphQLContext context, Locale locale) {
+            if (!(input instanceof String || input instanceof Number)) {
+                throw new CoercingParseValueException(name + " takes a string" + (numeric() ? " or a number" : "")
+                        + ", not " + input);
+            }
+            try {
+                return canonical(input);
+            } catch (RuntimeException e) {
+                throw new CoercingParseValueException("'" + input + "' is not a valid " + name);
+            }
+        }
+
+        @Override
+        public String parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context, Locale locale) {
+            Object raw = input instanceof StringValue s ? s.getValue()
+                    : input instanceof IntValue i ? i.getValue()
+                    : input instanceof FloatValue f ? f.getValue()
+                    : null;
+            if (raw == null || (!numeric() && !(input instanceof StringValue))) {
+                throw new CoercingParseLiteralException(name + " takes a string" + (numeric() ? " or a number" : "")
+                        + " literal");
+            }
+            try {
+                return canonical(raw);
+            } catch (RuntimeException e) {
+                throw new CoercingParseLiteralException("'" + raw + "' is not a valid " + name);
+            }
+        }
+
+        @Override
+        public Value<?> valueToLiteral(Object input, GraphQLContext context, Locale locale) {
+            return StringValue.of(canonical(input));
+        }
+
+        private boolean numeric() {
+            return name.equals("BigInt") || name.equals("Numeric") || name.equals("CommitSeq");
+        }
+    }
+
+    /** JSONB: outputs the stored JSON tree as is; inputs become a JSON tree for the engine. */
+    private static final class JsonCoercing implements Coercing<JsonNode, Object> {
+
+        @Override
+        public Object serialize(Object value, GraphQLContext context, Locale locale) {
+            // The tree goes to the response writer as is, so decimals keep their digits.
+            return value;
+        }
+
+        @Override
+        public JsonNode parseValue(Object input, GraphQLContext context, Locale locale) {
+            return JSON.valueToTree(input);
+        }
+
+        @Override
+        public JsonNode parseLiteral(Value<?> input, CoercedVariables variables, GraphQLContext context,
+                                     Locale locale) {
+            return JSON.valueToTree(literal(input, variables));
+        }
+
+        private static Object literal(Value<?> input, CoercedVariables variables) {
+            if (input instanceof StringValue s) {
+                return s.getValue();
+            }
+            if (input instanceof IntValue i) {
+                return i.getValue();
+            }
+            if (input instanceof FloatValue f) {
+                return f.getValue();
+            }
+            if (input instanceof BooleanValue b) {
+                return b.isValue();
+            }
+            if (input instanceof EnumValue e) {
+                return e.getName();
+            }
+            if (input instanceof NullValue) {
+                return null;
+            }
+            if (input instanceof VariableReference v) {
+                return variables.get(v.getName());
+            }
+            if (input instanceof ArrayValue a) {
+                List<Object> list = new ArrayList<>();
+                a.getValues().forEach(v -> list.add(literal(v, variables)));
+                return list;
+            }
+            if (input instanceof ObjectValue o) {
+                Map<String, Object> map = new LinkedHashMap<>();
+                o.getObjectFields().forEach(f -> map.put(f.getName(), literal(f.getValue(), variables)));
+                return map;
+            }
+            throw new CoercingParseLiteralException("not a JSON value: " + input);
+        }
+    }
+}

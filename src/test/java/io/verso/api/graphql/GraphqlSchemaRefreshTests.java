@@ -1,0 +1,104 @@
+package io.verso.api.graphql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.springframework.graphql.test.tester.GraphQlTester;
+
+/** The schema follows DDL made through POST /v1/sql, without a restart, and never shows half a schema. */
+class GraphqlSchemaRefreshTests extends GraphqlSupport {
+
+    @Test
+    void createDropAndRecreateChangeTheSchema() {
+        String t = table("fresh");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT)");
+        sql.write("UPSERT INTO " + t + " VALUES (1, 'one')");
+        document("simple", t).execute().path(t + ".nodes[*].v").entityList(String.class).containsExactly("one");
+
+        sql.write("DROP TABLE " + t);
+        document("simple", t).execute().errors().satisfy(errors -> {
+            assertThat(errors).isNotEmpty();
+            assertThat(errors.get(0).getErrorType().toString()).isEqualTo("ValidationError");
+            assertThat(errors.get(0).getMessage()).contains(t);
+        });
+
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v INT, w TEXT) VERSIONED");
+        sql.write("UPSERT INTO " + t + " VALUES (1, 7, 'seven')");
+        GraphQlTester.Response response = graphql.document("{ " + t + " { nodes { k v w } } " + t
+                + "_by_key(k: 1, asOfCommit: \"" + sql.latestCommit() + "\") { w } }").execute();
+        response.errors().verify();
+        response.path(t + ".nodes[0].v").entity(Integer.class).isEqualTo(7);
+        response.path(t + "_by_key.w").entity(String.class).isEqualTo("seven");
+    }
+
+    @Test
+    void requestsDuringDdlSeeAWholeSchemaAndATableRightAfterItsCreation() throws Exception {
+        String stable = table("stable");
+        sql.write("CREATE TABLE " + stable + " (k INT PRIMARY KEY, v TEXT)");
+        sql.write("UPSERT INTO " + stable + " VALUES (1, 'a'), (2, 'b')");
+        String query = GraphqlSupport.text("simple").replace("TABLE", stable);
+
+        AtomicBoolean stop = new AtomicBoolean();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        CountDownLatch started = new CountDownLatch(3);
+        List<Future<Integer>> readers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            readers.add(pool.submit(() -> {
+                started.countDown();
+                int n = 0;
+                while (!stop.get()) {
+                    try {
+                        graphql.document(query).execute().path(stable + ".nodes[*].v").entityList(String.class)
+                                .containsExactly("a", "b");
+                    } catch (Throwable e) {
+                        failures.add(e.toString());
+                    }
+                    n++;
+                }
+                return n;
+            }));
+        }
+        started.await();
+        try {
+            for (int i = 0; i < 6; i++) {
+                String t = table("churn");
+                sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT)");
+                // The DDL's response has returned: the very next request sees the new table.
+                graphql.document("{ " + t + " { nodes { k } } }").execute().errors().verify();
+                sql.write("DROP TABLE " + t);
+            }
+        } finally {
+            stop.set(true);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+        }
+        int requests = 0;
+        for (Future<Integer> reader : readers) {
+            requests += reader.get();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(requests).isGreaterThan(3);
+    }
+
+    @Test
+    void namesThatAreNotGraphqlNamesAreLeftOutWithoutBreakingTheSchema() {
+        sql.write("CREATE TABLE \"" + table("odd") + " table\" (k INT PRIMARY KEY)");
+        String t = table("names");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, \"and\" INT, \"my col\" TEXT, \"true\" INT, v TEXT)");
+        sql.write("UPSERT INTO " + t + " (k, \"and\", \"my col\", \"true\", v) VALUES (1, 2, 'x', 3, 'v')");
+        GraphQlTester.Response response = graphql.document("{ " + t + "(where: {v: {eq: \"v\"}}, orderBy: [{column: "
+                + "and}]) { nodes { k and v } } }").execute();
+        response.errors().verify();
+        response.path(t + ".nodes[0].and").entity(Integer.class).isEqualTo(2);
+    }
+}
