@@ -12,6 +12,7 @@ import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
@@ -36,7 +37,8 @@ class SqlController {
 
     @PostMapping(path = "/v1/sql", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    Map<String, Object> execute(@RequestBody String body) {
+    Map<String, Object> execute(@RequestBody String body,
+                                @RequestHeader(name = "Verso-Actor", required = false) String actor) {
         JsonNode request;
         try {
             request = REQUEST_JSON.readTree(body);
@@ -60,7 +62,7 @@ class SqlController {
         if (params != null && params.isArray()) {
             params.forEach(p -> values.add(JsonValues.toJava(p)));
         }
-        return render(engine.execute(sql.asString(), values));
+        return render(engine.execute(sql.asString(), values, actor));
     }
 
     private static Map<String, Object> render(ExecutionResult result) {

@@ -116,7 +116,7 @@ class GeneratedClientTests extends IntegrationTest {
         assertThat(deleted.getOutcomes()).extracting(KeyOutcome::getOutcome).containsExactly(KeyOutcome.OutcomeEnum.CURRENT);
 
         SqlResponse viaSql = sqlApi.executeSql(new SqlRequest().sql("SELECT count(*) AS n FROM " + name
-                + " AS OF COMMIT ?").params(List.of(third.getCommit())));
+                + " AS OF COMMIT ?").params(List.of(third.getCommit())), "generated-client");
         assertThat(viaSql.getResults().get(0).getRows()).isEqualTo(List.of(List.of("1")));
 
         assertThatThrownBy(() -> rows.getRow(name, key, null, null))

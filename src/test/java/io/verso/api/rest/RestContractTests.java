@@ -62,7 +62,12 @@ class RestContractTests extends IntegrationTest {
                     for (MethodParameter p : e.getValue().getMethodParameters()) {
                         RequestParam query = p.getParameterAnnotation(RequestParam.class);
                         PathVariable pathVariable = p.getParameterAnnotation(PathVariable.class);
-                        if (query != null) {
+                        org.springframework.web.bind.annotation.RequestHeader header =
+                                p.getParameterAnnotation(org.springframework.web.bind.annotation.RequestHeader.class);
+                        if (header != null) {
+                            String name = header.name().isEmpty() ? p.getParameterName() : header.name();
+                            params.add("header " + name + (header.required() ? " required" : ""));
+                        } else if (query != null) {
                             String name = query.name().isEmpty() ? p.getParameterName() : query.name();
                             params.add("query " + name + (query.required() ? " required" : ""));
                         } else if (pathVariable != null) {
