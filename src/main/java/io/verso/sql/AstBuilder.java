@@ -233,7 +233,24 @@ final class AstBuilder {
     // ---- writes --------------------------------------------------------------------------------
 
     private List<List<Expr>> values(ValuesClauseContext ctx) {
-        return ctx.valuesRow().stream().map(row -> row.expression().stream().map(this::expr).toList()).toList();
+        List<List<Expr>> rows = new ArrayList<>(ctx.valuesRow().size());
+        for (ValuesRowContext row : ctx.valuesRow()) {
+            List<Expr> items = new ArrayList<>(row.valuesItem().size());
+            for (ValuesItemContext item : row.valuesItem()) {
+                items.add(valuesItem(item));
+            }
+            rows.add(items);
+        }
+        return rows;
+    }
+
+    private Expr valuesItem(ValuesItemContext ctx) {
+        if (ctx.literal() != null) {
+            return literal(ctx.literal());
+        }
+        Expr parameter = new Expr.Parameter(parameterIndexByToken.get(ctx.QUESTION().getSymbol().getTokenIndex()),
+                pos(ctx.QUESTION().getSymbol()));
+        return ctx.MINUS() == null ? parameter : new Expr.Unary(Expr.UnaryOp.MINUS, parameter, pos(ctx));
     }
 
     private Assignment assignment(AssignmentContext ctx) {

@@ -118,7 +118,15 @@ valuesClause
     ;
 
 valuesRow
-    : LPAREN expression (COMMA expression)* RPAREN
+    : LPAREN valuesItem (COMMA valuesItem)* RPAREN
+    ;
+
+// VALUES takes literals and parameters (a batch may hold thousands): a flat rule parses them
+// without walking the expression grammar's precedence levels for every value.
+valuesItem
+    : literal
+    | QUESTION
+    | MINUS QUESTION
     ;
 
 update
