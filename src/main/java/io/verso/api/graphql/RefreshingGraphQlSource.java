@@ -29,8 +29,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link AtomicReference}, so a request sees either the old schema or the new one, never a
  * half-built one, and keeps it to the end even if a newer one is published meanwhile.
  *
- * <p>Per request, one cheap query takes the catalog's fingerprint (row count and sum of
- * transaction ids of the catalog tables: any insert, update or delete there changes it). When it
+ * <p>Per request, one cheap query takes the catalog's fingerprint: verso.catalog_version, which
+ * every catalog change increments in its own transaction. When it
  * matches the published schema, that schema is used and nothing waits. When it does not, the first
  * request to notice builds the new schema on its own thread, reading the fingerprint and the
  * catalog in one snapshot, and requests that need that same new schema wait for that one build
@@ -40,10 +40,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
 
     private static final Logger log = LoggerFactory.getLogger(RefreshingGraphQlSource.class);
 
-    private static final String FINGERPRINT = """
-            SELECT (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM verso.user_tables)
-                || '/' || (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM verso.user_columns)
-                || '/' || (SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM verso.user_groups)""";
+    private static final String FINGERPRINT = "SELECT CAST(version AS text) FROM verso.catalog_version";
 
     private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema) {
     }
