@@ -74,7 +74,7 @@ public final class Values {
         try {
             return switch (type.base()) {
                 case SMALLINT, INTEGER, BIGINT -> integer(type, value, text);
-                case NUMERIC -> notBoolean(value, new BigDecimal(text.trim()).toPlainString());
+                case NUMERIC -> notBoolean(value, bounded(new BigDecimal(text.trim())).toPlainString());
                 case REAL, DOUBLE -> notBoolean(value, floating(text));
                 case BOOLEAN -> bool(value, text);
                 case TEXT -> scalar(value, text);
@@ -123,7 +123,7 @@ public final class Values {
 
     private static String integer(ColumnType type, Object value, String text) {
         notBoolean(value, text);
-        BigDecimal decimal = new BigDecimal(text.trim());
+        BigDecimal decimal = bounded(new BigDecimal(text.trim()));
         BigInteger integer;
         try {
             integer = decimal.toBigIntegerExact();
@@ -139,6 +139,17 @@ public final class Values {
             throw new IllegalArgumentException("is out of range for " + type.display());
         }
         return integer.toString();
+    }
+
+    /**
+     * PostgreSQL's NUMERIC holds at most 131072 digits before the point; refusing larger magnitudes
+     * here also keeps 1e1000000000 from being expanded into a gigabyte of digits.
+     */
+    private static BigDecimal bounded(BigDecimal value) {
+        if ((long) value.precision() - value.scale() > 131_072 || value.scale() > 16_383) {
+            throw new IllegalArgumentException("is out of range for NUMERIC");
+        }
+        return value;
     }
 
     private static String floating(String text) {

@@ -499,8 +499,9 @@ final class AstBuilder {
                 ? unquote(q.QUOTED_IDENTIFIER().getText(), '"')
                 : ctx.getText().toLowerCase(Locale.ROOT);
         Pos pos = pos(ctx);
-        if (name.isEmpty()) {
-            throw VersoException.at(ErrorCode.SYNTAX_ERROR, "an identifier cannot be empty", pos);
+        if (name.isEmpty() || name.indexOf('\0') >= 0) {
+            throw VersoException.at(ErrorCode.SYNTAX_ERROR, "an identifier cannot be empty or hold a NUL character",
+                    pos);
         }
         if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_IDENTIFIER_BYTES) {
             throw VersoException.at(ErrorCode.NAME_TOO_LONG,

@@ -46,16 +46,25 @@ public final class SqlParser {
         try {
             // SLL is enough for nearly every statement and much faster; fall back to LL on failure.
             parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
-            tree = parser.script();
+            tree = parseScript(parser);
         } catch (VersoException.UserError sllFailure) {
             tokens.seek(0);
             parser.reset();
             parser.getInterpreter().setPredictionMode(PredictionMode.LL);
-            tree = parser.script();
+            tree = parseScript(parser);
         }
         AstBuilder builder = new AstBuilder(tokens);
         List<Statement> statements = tree.statement().stream().map(builder::statement).toList();
         return new Script(statements, builder.parameterCount());
+    }
+
+    private static VersoSqlParser.ScriptContext parseScript(VersoSqlParser parser) {
+        try {
+            return parser.script();
+        } catch (StackOverflowError e) {
+            // Recursive descent over a statement nested thousands of levels deep.
+            throw VersoException.user(ErrorCode.SYNTAX_ERROR, "the statement nests too deeply to parse");
+        }
     }
 
     private static final class ThrowingListener extends BaseErrorListener {

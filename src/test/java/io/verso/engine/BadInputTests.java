@@ -165,6 +165,15 @@ class BadInputTests extends IntegrationTest {
     }
 
     @Test
+    void pathologicalInputIsRefusedNotCrashedOn() {
+        refused(400, "SYNTAX_ERROR", "SELECT k FROM $t WHERE " + "(".repeat(20_000) + "k = 1" + ")".repeat(20_000));
+        refused(400, "INVALID_VALUE", "UPSERT INTO $t (k, v, ix, rev) VALUES (2, 'x', 1e1000000000, 1)");
+        refused(400, "INVALID_VALUE", "UPSERT INTO $t (k, v, ix, rev) VALUES (2, 'x', ?, 1)", new java.math.BigDecimal("1e1000000000"));
+        refused(400, "SYNTAX_ERROR", "SELECT \"a\u0000b\" FROM $t");
+        refused(400, "INVALID_VALUE", "UPSERT INTO $t (k, v, ix, rev) VALUES (2, 'nul\u0000byte', 1, 1)");
+    }
+
+    @Test
     void typeErrorsFoundByPostgresqlAreStill4xx() {
         refused(400, "TYPE_MISMATCH", "SELECT k FROM $t WHERE v > 5");
         refused(400, "DIVISION_BY_ZERO", "SELECT k / 0 FROM $t");
