@@ -141,11 +141,16 @@ public final class Values {
         return integer.toString();
     }
 
+    /** Parses a decimal number, refusing magnitudes no column type can hold (see {@link #bounded}). */
+    public static BigDecimal decimal(String text) {
+        return bounded(new BigDecimal(text.trim()));
+    }
+
     /**
      * PostgreSQL's NUMERIC holds at most 131072 digits before the point; refusing larger magnitudes
      * here also keeps 1e1000000000 from being expanded into a gigabyte of digits.
      */
-    private static BigDecimal bounded(BigDecimal value) {
+    public static BigDecimal bounded(BigDecimal value) {
         if ((long) value.precision() - value.scale() > 131_072 || value.scale() > 16_383) {
             throw new IllegalArgumentException("is out of range for NUMERIC");
         }

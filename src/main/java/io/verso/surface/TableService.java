@@ -1,5 +1,6 @@
 package io.verso.surface;
 
+import io.verso.analyze.Values;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
@@ -217,7 +218,11 @@ public class TableService {
         }
         if (value.isNumber()) {
             BigDecimal number = value.isIntegralNumber() ? new BigDecimal(value.bigIntegerValue()) : value.decimalValue();
-            return number.toPlainString();
+            try {
+                return Values.bounded(number).toPlainString();
+            } catch (IllegalArgumentException e) {
+                throw RequestJson.invalid("the default is out of range for any column type", pointer);
+            }
         }
         if (value.isString()) {
             return "'" + value.asString().replace("'", "''") + "'";

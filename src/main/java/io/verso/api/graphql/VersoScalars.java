@@ -17,6 +17,7 @@ import graphql.schema.CoercingParseLiteralException;
 import graphql.schema.CoercingParseValueException;
 import graphql.schema.CoercingSerializeException;
 import graphql.schema.GraphQLScalarType;
+import io.verso.analyze.Values;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -48,7 +49,7 @@ final class VersoScalars {
             text -> integerText(text, Long.MIN_VALUE));
     static final GraphQLScalarType NUMERIC = scalar("Numeric",
             "An exact decimal (NUMERIC), as a JSON string in plain notation (input: a string or a number literal).",
-            text -> new BigDecimal(text.trim()).toPlainString());
+            text -> Values.decimal(text).toPlainString());
     static final GraphQLScalarType COMMIT_SEQ = scalar("CommitSeq",
             "A commit sequence: a positive 64-bit integer, as a JSON string.",
             text -> integerText(text, 1));
@@ -72,7 +73,7 @@ final class VersoScalars {
     }
 
     private static String integerText(String text, long min) {
-        BigInteger value = new BigDecimal(text.trim()).toBigIntegerExact();
+        BigInteger value = Values.decimal(text).toBigIntegerExact();
         if (value.compareTo(BigInteger.valueOf(min)) < 0 || value.bitLength() > 63) {
             throw new IllegalArgumentException("out of range");
         }
@@ -110,7 +111,7 @@ final class VersoScalars {
             if (value instanceof Boolean || value == null) {
                 throw new IllegalArgumentException("not a " + name);
             }
-            String text = value instanceof BigDecimal d ? d.toPlainString()
+            String text = value instanceof BigDecimal d ? Values.bounded(d).toPlainString()
                     : value instanceof Double || value instanceof Float ? new BigDecimal(value.toString()).toPlainString()
                     : value.toString();
             return canon.apply(text);
