@@ -35,6 +35,7 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -70,9 +71,10 @@ public class StatementEngine {
     private final SqlRunner sql;
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
+    private final EngineObserver observer;
 
     public StatementEngine(Catalog catalog, CommitRepository commits, SqlRunner sql, VersoProperties properties,
-                           PlatformTransactionManager transactions) {
+                           PlatformTransactionManager transactions, EngineObserver observer) {
         this.catalog = catalog;
         this.lifecycle = new Lifecycle(catalog, sql);
         this.commits = commits;
@@ -81,6 +83,7 @@ public class StatementEngine {
         // Isolation is set by the first statement of each transaction (see Request.run), not through
         // the connection, which would cost a round trip to set and another to reset per request.
         this.transaction = new TransactionTemplate(transactions);
+        this.observer = observer;
     }
 
     public ExecutionResult execute(String text, List<Object> params) {
@@ -89,6 +92,21 @@ public class StatementEngine {
 
     /** Runs a request; {@code actor} names who asked (recorded with erasures), or null. */
     public ExecutionResult execute(String text, List<Object> params, String actor) {
+        long started = System.nanoTime();
+        try {
+            ExecutionResult result = run(text, params, actor);
+            observer.executed(result, Duration.ofNanos(System.nanoTime() - started));
+            return result;
+        } catch (VersoException e) {
+            observer.error(e.code());
+            throw e;
+        } catch (RuntimeException e) {
+            observer.error(ErrorCode.INTERNAL_ERROR);
+            throw e;
+        }
+    }
+
+    private ExecutionResult run(String text, List<Object> params, String actor) {
         SqlParser.Script script = SqlParser.parse(text);
         if (script.statements().size() > properties.maxStatements()) {
             throw VersoException.user(ErrorCode.TOO_MANY_STATEMENTS, "a request holds at most "

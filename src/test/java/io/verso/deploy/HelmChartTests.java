@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
+import io.verso.config.VersoProperties;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.io.Reader;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -17,6 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ClassPathResource;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -161,6 +172,7 @@ class HelmChartTests {
                 .containsEntry("VERSO_STATEMENT_TIMEOUT", "30s")
                 .containsEntry("VERSO_MAX_REQUEST_BYTES", "16777216")
                 .containsEntry("SPRING_GRAPHQL_GRAPHIQL_ENABLED", "false")
+                .containsEntry("LOGGING_STRUCTURED_FORMAT_CONSOLE", "ecs")
                 .containsKey("JAVA_TOOL_OPTIONS");
         assertThat((String) data.get("JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=75");
         // ConfigMap data must be strings only, or the API server rejects it.
@@ -259,6 +271,42 @@ class HelmChartTests {
     }
 
     @Test
+    void configMapVariablesBindToTheSettingsTheServiceReads() {
+        Map<String, Object> data = map(single(render(template()
+                .set("config.statementTimeout", "45s")
+                .set("config.maxRequestBytes", 1048576)
+                .set("config.dbPoolSize", 7)
+                .set("config.graphiqlEnabled", true)
+                .set("config.shutdownTimeoutPerPhase", "20s")
+                .set("config.logFormat", "logstash")), "ConfigMap"), "data");
+
+        // The service's own application.yml under the rendered variables, bound as Spring Boot binds them.
+        Binder binder = binderOver(data);
+        VersoProperties verso = binder.bind("verso", VersoProperties.class).get();
+        assertThat(verso.statementTimeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(verso.maxRequestBytes()).isEqualTo(1048576);
+        assertThat(binder.bind("spring.datasource.hikari.maximum-pool-size", Integer.class).get()).isEqualTo(7);
+        assertThat(binder.bind("spring.graphql.graphiql.enabled", Boolean.class).get()).isTrue();
+        assertThat(binder.bind("server.port", Integer.class).get()).isEqualTo(8080);
+        assertThat(binder.bind("server.shutdown", String.class).get()).isEqualTo("graceful");
+        assertThat(binder.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).get())
+                .isEqualTo(Duration.ofSeconds(20));
+        assertThat(binder.bind("management.endpoint.health.probes.enabled", Boolean.class).get()).isTrue();
+        assertThat(binder.bind("logging.structured.format.console", String.class).get()).isEqualTo("logstash");
+
+        // And the chart's defaults override the service's where they differ (GraphiQL off in a cluster).
+        Binder defaults = binderOver(map(single(render(template()), "ConfigMap"), "data"));
+        assertThat(defaults.bind("spring.graphql.graphiql.enabled", Boolean.class).get()).isFalse();
+        assertThat(defaults.bind("spring.datasource.hikari.maximum-pool-size", Integer.class).get()).isEqualTo(10);
+    }
+
+    @Test
+    void emptyLogFormatKeepsPlainTextLogs() {
+        Map<String, Object> data = map(single(render(template().set("config.logFormat", "")), "ConfigMap"), "data");
+        assertThat(data).doesNotContainKey("LOGGING_STRUCTURED_FORMAT_CONSOLE");
+    }
+
+    @Test
     void imageTagOverridesAppVersion() {
         Map<String, Object> container = container(deployment(render(template()
                 .set("image.repository", "registry.example/verso")
@@ -275,6 +323,30 @@ class HelmChartTests {
     }
 
     // ---------------------------------------------------------------- helpers
+
+    /**
+     * A binder over the service's application.yml with {@code variables} as the process environment (and nothing
+     * of this machine's environment), so relaxed env-var binding and ${...} placeholders work as at run time.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Binder binderOver(Map<String, Object> variables) {
+        StandardEnvironment environment = new StandardEnvironment();
+        MutablePropertySources sources = environment.getPropertySources();
+        sources.remove(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME);
+        sources.remove(StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
+        sources.addFirst(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                (Map) variables));
+        try {
+            for (PropertySource<?> yaml : new YamlPropertySourceLoader().load("application.yml",
+                    new ClassPathResource("application.yml"))) {
+                sources.addLast(yaml);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ConfigurationPropertySources.attach(environment);
+        return Binder.get(environment);
+    }
 
     /** A template command for release "verso" with the one required value set. */
     private static TemplateCommand template() {

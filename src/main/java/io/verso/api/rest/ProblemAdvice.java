@@ -2,6 +2,7 @@ package io.verso.api.rest;
 
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.ops.RequestIdFilter;
 import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * The one place errors become RFC 9457 problem details. Every problem carries a stable
- * {@code code}; syntax errors add {@code line} and {@code column}, input errors a {@code pointer}.
+ * {@code code}; syntax errors add {@code line} and {@code column}, input errors a {@code pointer};
+ * every problem carries the {@code requestId} of the request (also its X-Request-Id header).
  */
 @RestControllerAdvice
 class ProblemAdvice extends ResponseEntityExceptionHandler {
@@ -50,6 +52,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 : ex instanceof ErrorResponse er ? er.getBody()
                 : ProblemDetail.forStatus(statusCode);
         problem.setProperty("code", frameworkCode(statusCode));
+        requestId(problem);
         String pointer = ex instanceof MissingServletRequestParameterException missing ? missing.getParameterName()
                 : ex instanceof MethodArgumentTypeMismatchException mismatch ? mismatch.getName()
                 : ex instanceof HttpMessageNotReadableException ? "/" : null;
@@ -64,6 +67,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         problem.setType(URI.create("https://verso.dev/problems/" + e.code().name().toLowerCase().replace('_', '-')));
         problem.setTitle(title(e.code()));
         problem.setProperty("code", e.code().name());
+        requestId(problem);
         if (e instanceof VersoException.UserError user) {
             if (user.line() > 0) {
                 problem.setProperty("line", user.line());
@@ -74,6 +78,13 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             }
         }
         return problem;
+    }
+
+    private static void requestId(ProblemDetail problem) {
+        String id = RequestIdFilter.current();
+        if (id != null) {
+            problem.setProperty("requestId", id);
+        }
     }
 
     private static String title(ErrorCode code) {

@@ -1,0 +1,60 @@
+package io.verso.ops;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Gives every HTTP request an id: the caller's {@code X-Request-Id} when it is a plausible id, else
+ * a fresh UUID. The id is echoed in the {@code X-Request-Id} response header, put in the logging MDC
+ * as {@code requestId} (so every log line of the request carries it, in text and JSON logs alike)
+ * and added to every problem response. Runs before every other filter, so even a 413 from the
+ * size filter carries it.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class RequestIdFilter extends OncePerRequestFilter {
+
+    public static final String HEADER = "X-Request-Id";
+    public static final String MDC_KEY = "requestId";
+
+    /** What an incoming id may look like: anything else (log injection, huge values) is replaced. */
+    private static final Pattern ACCEPTED = Pattern.compile("[A-Za-z0-9._:/+=-]{1,128}");
+
+    private static final Logger log = LoggerFactory.getLogger(RequestIdFilter.class);
+
+    /** The id of the request this thread serves, or null outside a request. */
+    public static String current() {
+        return MDC.get(MDC_KEY);
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String incoming = request.getHeader(HEADER);
+        String id = incoming != null && ACCEPTED.matcher(incoming).matches() ? incoming : UUID.randomUUID().toString();
+        response.setHeader(HEADER, id);
+        MDC.put(MDC_KEY, id);
+        long started = System.nanoTime();
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            if (log.isDebugEnabled()) {
+                log.debug("{} {} -> {} in {} ms", request.getMethod(), request.getRequestURI(), response.getStatus(),
+                        (System.nanoTime() - started) / 1_000_000);
+            }
+            MDC.remove(MDC_KEY);
+        }
+    }
+}
