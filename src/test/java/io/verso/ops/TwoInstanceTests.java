@@ -150,6 +150,7 @@ class TwoInstanceTests extends IntegrationTest {
                 "--spring.datasource.url=" + environment.getRequiredProperty("spring.datasource.url"),
                 "--spring.datasource.username=" + environment.getProperty("spring.datasource.username", ""),
                 "--spring.datasource.password=" + environment.getProperty("spring.datasource.password", ""),
-                "--spring.main.register-shutdown-hook=false");
+                "--spring.main.register-shutdown-hook=false",
+                "--verso.retention.check-interval=365d");
     }
 }
