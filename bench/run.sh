@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The benchmark in one command (docs/benchmark.md): build the service, start it on a fresh
+# database of the local PostgreSQL, run the workload against it, PostgreSQL directly and MariaDB,
+# stop it. Arguments go to the benchmark: bench/run.sh --keys=20000 --versions=10 ...
+# Results: target/bench/results.md and results.json; the service's flight recording
+# target/bench/service.jfr (BENCH_JFR=0 turns it off) and log target/bench/service.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT=${BENCH_PORT:-18080}
+DB=${BENCH_DB:-verso_bench}
+DIRECT_DB=${BENCH_DIRECT_DB:-verso_bench_direct}
+# The heap the target is stated for: the service must run the whole benchmark in 512 MiB.
+SERVICE_OPTS=${BENCH_SERVICE_OPTS:-"-Xmx512m"}
+OUT=target/bench
+
+if ! pg_isready -h 127.0.0.1 -p 5432 -q; then
+  version=$(ls /etc/postgresql | sort -n | tail -n 1)
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+fi
+psql_admin() { if [ "$(id -u)" = 0 ]; then su postgres -c "psql -h 127.0.0.1 -v ON_ERROR_STOP=1 -q $*"; else psql -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1 -q "$@"; fi; }
+for db in "$DB" "$DIRECT_DB"; do
+  # Statements slower than BENCH_PG_SLOW_MS go to the PostgreSQL server log with their plans' inputs:
+  # the evidence for what dominates a slow scenario.
+  psql_admin "-c 'DROP DATABASE IF EXISTS $db WITH (FORCE)' -c 'CREATE DATABASE $db'" \
+    "-c 'ALTER DATABASE $db SET log_min_duration_statement = ${BENCH_PG_SLOW_MS:-1000}'"
+done
+
+mvn -B -q -Pbench -DskipTests package
+mkdir -p "$OUT"
+
+jfr=""
+if [ "${BENCH_JFR:-1}" != 0 ]; then
+  jfr="-XX:StartFlightRecording=filename=$OUT/service.jfr,settings=profile,dumponexit=true"
+fi
+# shellcheck disable=SC2086
+SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
+  SPRING_DATASOURCE_PASSWORD= PORT=$PORT \
+  java $SERVICE_OPTS $jfr -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/service.log" 2>&1 &
+service=$!
+trap 'kill $service 2>/dev/null; wait $service 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break
+  kill -0 $service 2>/dev/null || { echo "the service did not start:"; tail -50 "$OUT/service.log"; exit 1; }
+  sleep 1
+done
+
+BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
+  io.verso.bench.Bench --url="http://127.0.0.1:$PORT" --servicePid=$service \
+  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" "$@"

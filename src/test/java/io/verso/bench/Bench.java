@@ -1,0 +1,543 @@
+package io.verso.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The benchmark of issue 6: the same workload ingested and read through Verso (REST, the
+ * statement endpoint, GraphQL), as hand-written SQL straight on PostgreSQL, and on MariaDB's
+ * system-versioned tables; figures and ratios written to {@code <out>/results.md} and
+ * {@code <out>/results.json}. The service must be running at {@code --url}; {@code bench/run.sh}
+ * starts one against a fresh database and runs this.
+ */
+public final class Bench {
+
+    private static final String VERSO_MAIN = "bench_rest";
+    private static final String PG_MAIN = "balances";
+    private static final String MARIA_MAIN = "bench_balances";
+
+    private final BenchConfig config;
+    private final VersoClient verso;
+    private final DirectPg pg;
+    private final MariaDb maria;
+    private final List<Figure> figures = new ArrayList<>();
+    private final Map<String, Object> checks = new LinkedHashMap<>();
+    private final Map<String, String> failures = new LinkedHashMap<>();
+    private HeapSampler heap;
+
+    Bench(BenchConfig config, Supplier<Connection> postgres, Supplier<Connection> mariadb) {
+        this.config = config;
+        this.verso = new VersoClient(config.url());
+        this.pg = new DirectPg(postgres, config.pgSchema());
+        this.maria = mariadb == null ? null : new MariaDb(mariadb);
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchConfig config = BenchConfig.parse(args);
+        Supplier<Connection> mariadb = null;
+        if (!config.mariadbUrl().isEmpty()) {
+            try {
+                DriverManager.getDriver(config.mariadbUrl());
+                mariadb = connector(config.mariadbUrl());
+            } catch (SQLException e) {
+                System.out.println("MariaDB skipped: no driver for " + config.mariadbUrl() + " (run with -Pbench)");
+            }
+        }
+        Path report = new Bench(config, connector(config.pgUrl()), mariadb).run();
+        System.out.println(Files.readString(report));
+    }
+
+    static Supplier<Connection> connector(String url) {
+        return () -> {
+            try {
+                return DriverManager.getConnection(url);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot connect to " + url + ": " + e.getMessage(), e);
+            }
+        };
+    }
+
+    /** Runs every scenario; returns the Markdown report. */
+    Path run() throws Exception {
+        Map<String, Object> environment = environment("before");
+        Workload w = new Workload(config.keys(), config.versions(), config.batch(), config.seed());
+        log("workload: %,d keys × %d versions = %,d writes in %,d batches of %,d", w.keys, w.versions, w.writes(),
+                w.batches(), w.batchSize);
+        try (HeapSampler sampler = new HeapSampler(verso); DirectPg ignoredPg = pg; MariaDb ignoredMaria = maria) {
+            heap = sampler;
+            Ingested main = ingest(w);
+            crossCheck(w, main);
+            reads(w, main);
+            concurrency(w, main);
+            scale(w, main);
+            heap.phase("end");
+            environment.putAll(environment("after"));
+            return write(w, environment, sampler.json());
+        }
+    }
+
+    /** The commit (or, on MariaDB, the timestamp) each batch of the main ingest made. */
+    record Ingested(long[] verso, long[] postgres, Timestamp[] mariadb) {
+    }
+
+    // ---- ingest ----------------------------------------------------------------------------------
+
+    private Ingested ingest(Workload w) throws Exception {
+        String section = "Ingest (1 client, one batch per commit)";
+        int n = w.batches();
+        long[] pgCommits = new long[n];
+        heap.phase("ingest");
+        pg.create(PG_MAIN);
+        log("ingest: PostgreSQL direct");
+        Measure direct = Timer.run(1, n, true, i -> {
+            int[] batch = w.batch(i);
+            pgCommits[i] = pg.write(PG_MAIN, w, batch);
+            return batch.length;
+        });
+        log("  %,.0f rows/s", direct.rowsPerSecond());
+        Timestamp[] mariaTimes = new Timestamp[n];
+        Measure peer = null;
+        if (maria != null) {
+            maria.create(MARIA_MAIN);
+            log("ingest: MariaDB system-versioned");
+            peer = Timer.run(1, n, true, i -> {
+                int[] batch = w.batch(i);
+                mariaTimes[i] = maria.write(MARIA_MAIN, w, batch);
+                return batch.length;
+            });
+            log("  %,.0f rows/s", peer.rowsPerSecond());
+        }
+        long[] versoCommits = new long[n];
+        String[][] surfaces = {{"REST POST /v1/tables/{t}/rows", VERSO_MAIN}, {"POST /v1/sql (UPSERT … VALUES)", "bench_sql"},
+                {"GraphQL upsert_<table>", "bench_gql"}};
+        for (int s = 0; s < surfaces.length; s++) {
+            String table = surfaces[s][1];
+            int surface = s;
+            verso.create(table);
+            log("ingest: Verso %s", surfaces[s][0]);
+            heap.phase("ingest " + table);
+            Measure m = Timer.run(1, n, true, i -> {
+                int[] batch = w.batch(i);
+                long commit = switch (surface) {
+                    case 0 -> verso.writeRest(table, w, batch);
+                    case 1 -> verso.writeSql(table, w, batch);
+                    default -> verso.writeGraphql(table, w, batch);
+                };
+                if (surface == 0) {
+                    versoCommits[i] = commit;
+                }
+                return batch.length;
+            });
+            log("  %,.0f rows/s", m.rowsPerSecond());
+            figures.add(new Figure(section, "ingest through " + surfaces[s][0], true, m, direct, peer, null));
+        }
+        return new Ingested(versoCommits, pgCommits, mariaTimes);
+    }
+
+    /** Every system must end with the same current rows: each key's greatest version. */
+    private void crossCheck(Workload w, Ingested ingested) throws Exception {
+        SplittableRandom random = new SplittableRandom(config.seed() + 1);
+        int sample = Math.min(200, w.keys);
+        int mismatches = 0;
+        for (int i = 0; i < sample; i++) {
+            int key = random.nextInt(w.keys);
+            String expected = w.amount(key, w.winner());
+            List<String> seen = new ArrayList<>();
+            seen.add(verso.currentAmount(VERSO_MAIN, w, key));
+            seen.add(verso.currentAmount("bench_sql", w, key));
+            seen.add(verso.currentAmount("bench_gql", w, key));
+            seen.add(pg.currentAmount(PG_MAIN, w, key));
+            if (maria != null) {
+                seen.add(maria.currentAmount(MARIA_MAIN, w, key));
+            }
+            for (String s : seen) {
+                if (!expected.equals(s)) {
+                    mismatches++;
+                }
+            }
+        }
+        checks.put("currentRowsChecked", sample);
+        checks.put("currentRowMismatches", mismatches);
+        log("cross-check: %d keys, %d mismatches", sample, mismatches);
+        if (mismatches > 0) {
+            throw new IllegalStateException(mismatches + " current rows differ from the workload's winners");
+        }
+    }
+
+    // ---- reads -----------------------------------------------------------------------------------
+
+    interface Read {
+        long run(int key, int batch) throws Exception;
+    }
+
+    private void reads(Workload w, Ingested in) throws Exception {
+        heap.phase("reads");
+        String section = "Reads (1 client)";
+        int keyReads = config.keyReads();
+        int tableReads = config.tableReads();
+        readScenario(section, "one key now", w, keyReads,
+                (k, b) -> verso.row(VERSO_MAIN, w, k, null),
+                (k, b) -> pg.row(PG_MAIN, w, k, null),
+                (k, b) -> maria.row(MARIA_MAIN, w, k, null), "GET /v1/tables/{t}/row?key=…");
+        readScenario(section, "one key AS OF a random commit", w, keyReads,
+                (k, b) -> verso.row(VERSO_MAIN, w, k, in.verso()[b]),
+                (k, b) -> pg.row(PG_MAIN, w, k, in.postgres()[b]),
+                (k, b) -> maria.row(MARIA_MAIN, w, k, in.mariadb()[b]), "GET …/row?key=…&asOfCommit=n");
+        readScenario(section, "whole table now", w, tableReads,
+                (k, b) -> verso.select(VERSO_MAIN, null, null),
+                (k, b) -> pg.select(PG_MAIN, null, null),
+                (k, b) -> maria.select(MARIA_MAIN, null, null), "POST /v1/sql SELECT * FROM t");
+        readScenario(section, "whole table AS OF a random commit", w, tableReads,
+                (k, b) -> verso.select(VERSO_MAIN, null, in.verso()[b]),
+                (k, b) -> pg.select(PG_MAIN, null, in.postgres()[b]),
+                (k, b) -> maria.select(MARIA_MAIN, null, in.mariadb()[b]), "POST /v1/sql SELECT * FROM t AS OF COMMIT n");
+        readScenario(section, "filtered (chain_id = 1) now", w, tableReads * 2,
+                (k, b) -> verso.select(VERSO_MAIN, 1L, null),
+                (k, b) -> pg.select(PG_MAIN, 1L, null),
+                (k, b) -> maria.select(MARIA_MAIN, 1L, null), "a tenth of the keys");
+        readScenario(section, "filtered (chain_id = 1) AS OF a random commit", w, tableReads * 2,
+                (k, b) -> verso.select(VERSO_MAIN, 1L, in.verso()[b]),
+                (k, b) -> pg.select(PG_MAIN, 1L, in.postgres()[b]),
+                (k, b) -> maria.select(MARIA_MAIN, 1L, in.mariadb()[b]), "a tenth of the keys");
+        readScenario(section, "one key's history", w, keyReads,
+                (k, b) -> verso.history(VERSO_MAIN, w, k),
+                (k, b) -> pg.history(PG_MAIN, w, k),
+                (k, b) -> maria.history(MARIA_MAIN, w, k), "GET …/history?key=…; MariaDB FOR SYSTEM_TIME ALL");
+        int span = Math.min(config.diffSpan(), w.batches() / 4);
+        readScenario(section, "diff between commits n and n+" + span, w, config.diffReads(),
+                (k, b) -> verso.diff(VERSO_MAIN, in.verso()[b - span], in.verso()[b]),
+                (k, b) -> pg.diff(PG_MAIN, in.postgres()[b - span], in.postgres()[b]),
+                null, "whole table; GET …/diff?from&to vs one SQL statement");
+    }
+
+    /**
+     * A read scenario on the three systems with the same keys and the same commits (batch indexes):
+     * keys uniform, commits from the second half of the ingest, where nearly every key exists.
+     */
+    private void readScenario(String section, String name, Workload w, int count, Read onVerso, Read onPg,
+                              Read onMaria, String note) throws Exception {
+        Figure f = new Figure(section, name, false,
+                attempt("verso " + name, () -> measure(name, w, count, 1, onVerso)),
+                attempt("postgres " + name, () -> measure(name, w, count, 1, onPg)),
+                maria == null || onMaria == null ? null
+                        : attempt("mariadb " + name, () -> measure(name, w, count, 1, onMaria)), note);
+        figures.add(f);
+        log("%s: verso %s | pg %s | mariadb %s", name, f.cell(f.verso()), f.cell(f.postgres()), f.cell(f.mariadb()));
+    }
+
+    /**
+     * A scenario that fails is reported as failed, with a thread dump of the service when its pid is
+     * known (--servicePid), and the run goes on.
+     */
+    private Measure attempt(String name, Callable<Measure> scenario) {
+        try {
+            return scenario.call();
+        } catch (Exception e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+            failures.put(name, VersoClient.abbreviate(message));
+            log("FAILED %s: %s", name, message);
+            dumpService(name);
+            return null;
+        }
+    }
+
+    private void dumpService(String name) {
+        if (config.servicePid() == null || config.servicePid().isEmpty()) {
+            return;
+        }
+        try {
+            Path dump = Path.of(config.out(), "jstack-" + name.replaceAll("[^A-Za-z0-9]+", "-") + ".txt");
+            Files.createDirectories(dump.getParent());
+            new ProcessBuilder("jstack", config.servicePid()).redirectOutput(dump.toFile())
+                    .redirectErrorStream(true).start().waitFor();
+            log("  service thread dump: %s", dump);
+        } catch (IOException | InterruptedException e) {
+            log("  no thread dump: %s", e.getMessage());
+        }
+    }
+
+    private Measure measure(String name, Workload w, int count, int clients, Read read) throws Exception {
+        int batches = w.batches();
+        int[] keys = new int[count];
+        int[] commits = new int[count];
+        SplittableRandom random = new SplittableRandom(config.seed() ^ name.hashCode());
+        for (int i = 0; i < count; i++) {
+            keys[i] = random.nextInt(w.keys);
+            commits[i] = batches / 2 + random.nextInt(batches - batches / 2);
+        }
+        Timer.warm(Math.max(2, Math.min(count / 10, 200)), i -> read.run(keys[i % count], commits[i % count]));
+        return Timer.run(clients, count, false, i -> read.run(keys[i], commits[i]));
+    }
+
+    // ---- concurrency -----------------------------------------------------------------------------
+
+    private void concurrency(Workload w, Ingested in) throws Exception {
+        int batches = Math.min(config.concurrentBatches(), w.batches());
+        for (int clients : config.clients()) {
+            heap.phase("concurrent writes");
+            String section = "Concurrency";
+            String vt = "bench_c" + clients;
+            String pt = "c" + clients;
+            String mt = "bench_c" + clients;
+            verso.create(vt);
+            pg.create(pt);
+            if (maria != null) {
+                maria.create(mt);
+            }
+            log("concurrent writes: %d clients, %,d batches", clients, batches);
+            String label = clients + " concurrent writers";
+            Measure v = attempt("verso " + label, () -> Timer.run(clients, batches, true, i -> {
+                verso.writeRest(vt, w, w.batch(i));
+                return w.batch(i).length;
+            }));
+            Measure p = attempt("postgres " + label, () -> Timer.run(clients, batches, true, i -> {
+                pg.write(pt, w, w.batch(i));
+                return w.batch(i).length;
+            }));
+            Measure m = maria == null ? null : attempt("mariadb " + label, () -> Timer.run(clients, batches, true, i -> {
+                maria.write(mt, w, w.batch(i));
+                return w.batch(i).length;
+            }));
+            Figure f = new Figure(section, "ingest (REST), " + clients + " client(s), " + batches + " batches", true, v, p,
+                    m, "each client takes the next batch; fresh tables");
+            figures.add(f);
+            log("  verso %s | pg %s | mariadb %s", f.cell(v), f.cell(p), f.cell(m));
+        }
+        for (int clients : config.clients()) {
+            heap.phase("concurrent reads");
+            int count = config.concurrentReads();
+            String name = "one key AS OF, " + clients + " client(s)";
+            Measure v = attempt("verso " + name, () -> measure(name, w, count, clients,
+                    (k, b) -> verso.row(VERSO_MAIN, w, k, in.verso()[b])));
+            Measure p = attempt("postgres " + name, () -> measure(name, w, count, clients,
+                    (k, b) -> pg.row(PG_MAIN, w, k, in.postgres()[b])));
+            Measure m = maria == null ? null : attempt("mariadb " + name, () -> measure(name, w, count, clients,
+                    (k, b) -> maria.row(MARIA_MAIN, w, k, in.mariadb()[b])));
+            Figure f = new Figure("Concurrency", name, false, v, p, m, String.format("reads/s: Verso %s, PostgreSQL %s%s",
+                    perSecond(count, v), perSecond(count, p), m == null ? "" : ", MariaDB " + perSecond(count, m)));
+            figures.add(f);
+            log("%s: verso %s | pg %s | mariadb %s (%s)", name, f.cell(v), f.cell(p), f.cell(m), f.note());
+        }
+    }
+
+    private static String perSecond(int count, Measure m) {
+        return m == null ? "failed" : String.format("%,.0f", count / m.wallSeconds());
+    }
+
+    // ---- scale -----------------------------------------------------------------------------------
+
+    /**
+     * Per-key reads on a table with a tenth of the history (a tenth of the keys, as many versions
+     * per key) against the main table: if their cost follows the key's versions, not the table's,
+     * the two are the same.
+     */
+    private void scale(Workload w, Ingested in) throws Exception {
+        heap.phase("scale");
+        int smallKeys = Math.max(1, w.keys / config.scaleDivisor());
+        Workload small = new Workload(smallKeys, w.versions, w.batchSize, config.seed());
+        String vt = "bench_small";
+        String pt = "small";
+        verso.create(vt);
+        pg.create(pt);
+        long[] vc = new long[small.batches()];
+        long[] pc = new long[small.batches()];
+        log("scale: ingest %,d keys × %d versions", small.keys, small.versions);
+        for (int i = 0; i < small.batches(); i++) {
+            vc[i] = verso.writeRest(vt, small, small.batch(i));
+            pc[i] = pg.write(pt, small, small.batch(i));
+        }
+        String section = "Scale: per-key reads at " + config.scaleDivisor() + "× the history";
+        String smallLabel = String.format("%,d versions", small.writes());
+        String bigLabel = String.format("%,d versions", w.writes());
+        int count = config.keyReads();
+        Figure[] pair = new Figure[4];
+        pair[0] = new Figure(section, "one key AS OF, table of " + smallLabel, false,
+                attempt("verso scale asof small", () -> measure("scale asof", small, count, 1,
+                        (k, b) -> verso.row(vt, small, k, vc[b]))),
+                attempt("postgres scale asof small", () -> measure("scale asof", small, count, 1,
+                        (k, b) -> pg.row(pt, small, k, pc[b]))), null, null);
+        pair[1] = new Figure(section, "one key AS OF, table of " + bigLabel, false,
+                attempt("verso scale asof", () -> measure("scale asof", w, count, 1,
+                        (k, b) -> verso.row(VERSO_MAIN, w, k, in.verso()[b]))),
+                attempt("postgres scale asof", () -> measure("scale asof", w, count, 1,
+                        (k, b) -> pg.row(PG_MAIN, w, k, in.postgres()[b]))), null, null);
+        pair[2] = new Figure(section, "one key's history, table of " + smallLabel, false,
+                attempt("verso scale history small", () -> measure("scale history", small, count, 1,
+                        (k, b) -> verso.history(vt, small, k))),
+                attempt("postgres scale history small", () -> measure("scale history", small, count, 1,
+                        (k, b) -> pg.history(pt, small, k))), null, null);
+        pair[3] = new Figure(section, "one key's history, table of " + bigLabel, false,
+                attempt("verso scale history", () -> measure("scale history", w, count, 1,
+                        (k, b) -> verso.history(VERSO_MAIN, w, k))),
+                attempt("postgres scale history", () -> measure("scale history", w, count, 1,
+                        (k, b) -> pg.history(PG_MAIN, w, k))), null, null);
+        for (int i = 0; i < 4; i++) {
+            Figure f = pair[i];
+            if (i % 2 == 1 && f.verso() != null && pair[i - 1].verso() != null && f.postgres() != null
+                    && pair[i - 1].postgres() != null) {
+                Figure s = pair[i - 1];
+                f = new Figure(f.section(), f.scenario(), false, f.verso(), f.postgres(), null, String.format(
+                        "%d× the history: Verso p50 %.2f×, p99 %.2f× the smaller table's; PostgreSQL p50 %.2f×",
+                        config.scaleDivisor(), f.verso().p50Ms() / s.verso().p50Ms(), f.verso().p99Ms() / s.verso().p99Ms(),
+                        f.postgres().p50Ms() / s.postgres().p50Ms()));
+            }
+            figures.add(f);
+            log("%s: verso %s | pg %s %s", f.scenario(), f.cell(f.verso()), f.cell(f.postgres()),
+                    f.note() == null ? "" : f.note());
+        }
+    }
+
+    // ---- report ----------------------------------------------------------------------------------
+
+    private Path write(Workload w, Map<String, Object> environment, Map<String, Object> heapJson) throws IOException {
+        Path out = Path.of(config.out());
+        Files.createDirectories(out);
+        List<Map<String, Object>> targets = targets();
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("finishedAt", Instant.now().toString());
+        json.put("config", config.json());
+        json.put("workload", Map.of("writes", w.writes(), "batches", w.batches()));
+        json.put("environment", environment);
+        json.put("checks", checks);
+        json.put("failures", failures);
+        json.put("serviceHeap", heapJson);
+        json.put("figures", figures.stream().map(Figure::json).toList());
+        json.put("targets", targets);
+        JsonMapper mapper = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+        Files.writeString(out.resolve("results.json"), mapper.writeValueAsString(json));
+
+        StringBuilder md = new StringBuilder();
+        md.append("# Verso benchmark\n\n");
+        md.append(String.format("%,d keys × %d versions = %,d writes, batches of %,d, seed %d, arrival shuffled. ",
+                w.keys, w.versions, w.writes(), w.batchSize, config.seed()));
+        md.append("Latencies are median / p99 in ms; Verso is measured over HTTP, PostgreSQL and MariaDB over JDBC. ");
+        md.append("Ratios are Verso ÷ the other: above 1 means Verso is slower (latency) or faster (rows/s).\n\n");
+        String section = null;
+        for (Figure f : figures) {
+            if (!f.section().equals(section)) {
+                section = f.section();
+                md.append("\n### ").append(section).append("\n\n");
+                md.append("| scenario | Verso | PostgreSQL direct | MariaDB | Verso / PG | Verso / MariaDB | note |\n");
+                md.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+            }
+            md.append("| ").append(f.scenario()).append(" | ").append(f.cell(f.verso())).append(" | ")
+                    .append(f.cell(f.postgres())).append(" | ").append(f.cell(f.mariadb())).append(" | ")
+                    .append(f.ratioCell(false)).append(" | ").append(f.ratioCell(true)).append(" | ")
+                    .append(f.note() == null ? "" : f.note()).append(" |\n");
+        }
+        md.append("\n### Targets\n\n| target | measured | met |\n| --- | --- | --- |\n");
+        for (Map<String, Object> t : targets) {
+            md.append("| ").append(t.get("target")).append(" | ").append(t.get("measured")).append(" | ")
+                    .append(Boolean.TRUE.equals(t.get("met")) ? "yes" : "**no**").append(" |\n");
+        }
+        md.append(String.format("%n### Service heap%n%npeak used %.1f MiB, peak live data after GC %.1f MiB "
+                        + "(%d samples of /actuator/metrics, max heap %s MiB); by phase: %s%n",
+                heap.peakUsedMiB(), heap.peakLiveMiB(), heap.samples(), heapJson.get("maxHeapMiB"),
+                heapJson.get("peakUsedMiBByPhase")));
+        md.append("\n### Environment\n\n");
+        environment.forEach((k, v) -> md.append("- ").append(k).append(": ").append(v).append('\n'));
+        md.append("- checks: ").append(checks).append('\n');
+        if (!failures.isEmpty()) {
+            md.append("\n### Failed scenarios\n\n");
+            failures.forEach((k, v) -> md.append("- ").append(k).append(": ").append(v).append('\n'));
+        }
+        Path report = out.resolve("results.md");
+        Files.writeString(report, md.toString());
+        return report;
+    }
+
+    private List<Map<String, Object>> targets() {
+        List<Map<String, Object>> t = new ArrayList<>();
+        Figure rest = find("ingest through REST");
+        if (rest != null) {
+            target(t, "REST ingest ≥ 0.6× direct PostgreSQL rows/s", rest.ratioPostgres(false), 0.6, true, "×");
+            if (rest.mariadb() != null) {
+                target(t, "REST ingest ≥ 1.0× MariaDB system-versioned rows/s", rest.ratioMariadb(false), 1.0, true, "×");
+            }
+        }
+        Figure now = find("one key now");
+        Figure asOf = find("one key AS OF a random commit");
+        if (now != null && asOf != null) {
+            boolean both = asOf.verso() != null && now.verso() != null;
+            target(t, "one-key AS OF p99 ≤ 2× one-key current p99 (HTTP)",
+                    both ? asOf.verso().p99Ms() / now.verso().p99Ms() : null, 2.0, false, "×");
+            target(t, "one-key AS OF p99 ≤ 10 ms over HTTP", asOf.verso() == null ? null : asOf.verso().p99Ms(), 10.0,
+                    false, " ms");
+        }
+        Figure tableNow = find("whole table now");
+        Figure tableAsOf = find("whole table AS OF");
+        if (tableNow != null && tableAsOf != null) {
+            boolean both = tableAsOf.verso() != null && tableNow.verso() != null;
+            target(t, "whole-table AS OF ≤ 2× whole-table current (median, HTTP)",
+                    both ? tableAsOf.verso().p50Ms() / tableNow.verso().p50Ms() : null, 2.0, false, "×");
+        }
+        target(t, "service heap < 512 MiB (peak used)", heap.peakUsedMiB(), 512.0, false, " MiB");
+        return t;
+    }
+
+    private static void target(List<Map<String, Object>> t, String name, Double value, double bound, boolean atLeast,
+                               String unit) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("target", name);
+        m.put("measured", value == null ? "—" : String.format("%.2f%s", value, unit));
+        m.put("value", value);
+        m.put("met", value != null && (atLeast ? value >= bound : value <= bound));
+        t.add(m);
+    }
+
+    private Figure find(String prefix) {
+        return figures.stream().filter(f -> f.scenario().startsWith(prefix)).findFirst().orElse(null);
+    }
+
+    private Map<String, Object> environment(String when) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("load average " + when, loadAverage());
+        if (when.equals("before")) {
+            m.put("processors", Runtime.getRuntime().availableProcessors());
+            m.put("service", config.url());
+            m.put("service JVM options", config.serviceOpts());
+            try {
+                m.put("postgresql", pg.settings());
+            } catch (SQLException e) {
+                m.put("postgresql", e.getMessage());
+            }
+            if (maria != null) {
+                try {
+                    m.put("mariadb", maria.settings());
+                } catch (SQLException e) {
+                    m.put("mariadb", e.getMessage());
+                }
+            }
+        }
+        return m;
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    static void log(String format, Object... args) {
+        System.out.printf("[bench %tT] %s%n", System.currentTimeMillis(), String.format(format, args));
+        System.out.flush();
+    }
+}

@@ -1,0 +1,227 @@
+package io.verso.bench;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The service over HTTP, as a client sees it: REST, the statement endpoint and GraphQL. Request
+ * bodies are written by hand and responses are read as bytes, so the client spends little of the
+ * machine's two cores; only what the benchmark needs (commit numbers, sizes) is picked out.
+ */
+final class VersoClient {
+
+    static final String CREATE = "CREATE TABLE %s (chain_id BIGINT, address TEXT, token TEXT, amount NUMERIC(38,0),"
+            + " updated_at TIMESTAMP(3), balance_index BIGINT, balance_version BIGINT, label TEXT, label_seq BIGINT,"
+            + " PRIMARY KEY (chain_id, address, token),"
+            + " ATTRIBUTE GROUP meta (label, label_seq) VALID BY (label_seq))"
+            + " VERSIONED VALID BY (balance_index) REVISION BY (balance_version)";
+
+    private final String base;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    VersoClient(String base) {
+        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+    }
+
+    String base() {
+        return base;
+    }
+
+    void create(String table) throws IOException, InterruptedException {
+        sql("DROP TABLE IF EXISTS " + table, "");
+        sql(String.format(CREATE, table), "");
+    }
+
+    /** POST /v1/sql; the response body. */
+    String sql(String text, String paramsJson) throws IOException, InterruptedException {
+        StringBuilder body = new StringBuilder(text.length() + paramsJson.length() + 32);
+        body.append("{\"sql\":");
+        Json.string(body, text);
+        body.append(",\"params\":[").append(paramsJson).append("]}");
+        return post("/v1/sql", body.toString());
+    }
+
+    // ---- writes: one batch, one commit; each returns the commit it made ----------------------------
+
+    long writeRest(String table, Workload w, int[] batch) throws IOException, InterruptedException {
+        StringBuilder b = new StringBuilder(batch.length * 200);
+        b.append("{\"rows\":[");
+        for (int i = 0; i < batch.length; i++) {
+            b.append(i == 0 ? "{" : ",{");
+            members(b, w, batch[i]);
+            b.append('}');
+        }
+        b.append("]}");
+        return commit(post("/v1/tables/" + table + "/rows", b.toString()));
+    }
+
+    long writeSql(String table, Workload w, int[] batch) throws IOException, InterruptedException {
+        StringBuilder text = new StringBuilder(batch.length * 24 + 128);
+        text.append("UPSERT INTO ").append(table).append(" (").append(String.join(", ", Workload.COLUMNS))
+                .append(") VALUES ");
+        StringBuilder params = new StringBuilder(batch.length * 150);
+        for (int i = 0; i < batch.length; i++) {
+            text.append(i == 0 ? "(?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?)");
+            params.append(i == 0 ? "" : ",");
+            values(params, w, batch[i]);
+        }
+        return commit(sql(text.toString(), params.toString()));
+    }
+
+    long writeGraphql(String table, Workload w, int[] batch) throws IOException, InterruptedException {
+        StringBuilder b = new StringBuilder(batch.length * 200);
+        b.append("{\"query\":\"mutation W($rows: [").append(table).append("_input!]!) { upsert_").append(table)
+                .append("(rows: $rows) { commit versions current lost } }\",\"variables\":{\"rows\":[");
+        for (int i = 0; i < batch.length; i++) {
+            b.append(i == 0 ? "{" : ",{");
+            members(b, w, batch[i]);
+            b.append('}');
+        }
+        b.append("]}}");
+        String response = post("/graphql", b.toString());
+        if (response.contains("\"errors\"")) {
+            throw new IOException("GraphQL errors: " + abbreviate(response));
+        }
+        return commit(response);
+    }
+
+    /** A write as JSON members; BIGINT and NUMERIC as strings, their JSON form on every surface. */
+    private static void members(StringBuilder b, Workload w, int write) {
+        int key = w.key(write);
+        int v = w.version(write);
+        b.append("\"chain_id\":\"").append(Workload.chainId(key))
+                .append("\",\"address\":\"").append(w.address(key))
+                .append("\",\"token\":\"").append(Workload.token(key))
+                .append("\",\"amount\":\"").append(w.amount(key, v))
+                .append("\",\"updated_at\":\"").append(Workload.updatedAt(v))
+                .append("\",\"balance_index\":\"").append(Workload.balanceIndex(v))
+                .append("\",\"balance_version\":\"").append(Workload.balanceVersion(v)).append('"');
+    }
+
+    private static void values(StringBuilder b, Workload w, int write) {
+        int key = w.key(write);
+        int v = w.version(write);
+        b.append(Workload.chainId(key)).append(",\"").append(w.address(key)).append("\",\"")
+                .append(Workload.token(key)).append("\",\"").append(w.amount(key, v)).append("\",\"")
+                .append(Workload.updatedAt(v)).append("\",").append(Workload.balanceIndex(v)).append(',')
+                .append(Workload.balanceVersion(v));
+    }
+
+    // ---- reads: each returns the bytes of the response ---------------------------------------------
+
+    long row(String table, Workload w, int key, Long asOf) throws IOException, InterruptedException {
+        return get("/v1/tables/" + table + "/row?" + keyQuery(w, key) + (asOf == null ? "" : "&asOfCommit=" + asOf),
+                true);
+    }
+
+    long history(String table, Workload w, int key) throws IOException, InterruptedException {
+        return get("/v1/tables/" + table + "/history?" + keyQuery(w, key), false);
+    }
+
+    long diff(String table, long from, long to) throws IOException, InterruptedException {
+        return get("/v1/tables/" + table + "/diff?from=" + from + "&to=" + to, false);
+    }
+
+    /** SELECT * of the table (or its rows on one chain), now or as of a commit, through /v1/sql. */
+    long select(String table, Long chain, Long asOf) throws IOException, InterruptedException {
+        String text = "SELECT * FROM " + table + (chain == null ? "" : " WHERE chain_id = " + chain)
+                + (asOf == null ? "" : " AS OF COMMIT " + asOf);
+        return sql(text, "").length();
+    }
+
+    private static String keyQuery(Workload w, int key) {
+        return "key=" + Workload.chainId(key) + "&key=" + URLEncoder.encode(w.address(key), StandardCharsets.UTF_8)
+                + "&key=" + Workload.token(key);
+    }
+
+    /** The current amount of a key, for the cross-check of final states. */
+    String currentAmount(String table, Workload w, int key) throws IOException, InterruptedException {
+        String text = "SELECT amount FROM " + table + " WHERE chain_id = ? AND address = ? AND token = ?";
+        String body = sql(text, Workload.chainId(key) + ",\"" + w.address(key) + "\",\"" + Workload.token(key) + "\"");
+        int at = body.indexOf("\"rows\":[[\"");
+        return at < 0 ? null : body.substring(at + 10, body.indexOf('"', at + 10));
+    }
+
+    long latestCommit() throws IOException, InterruptedException {
+        return commit(send(HttpRequest.newBuilder(URI.create(base + "/v1/commits/latest")).GET().build()));
+    }
+
+    /** A metric's value from the actuator, or null when the service does not have it. */
+    Double metric(String name, String tag) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/metrics/" + name
+                    + (tag == null ? "" : "?tag=" + tag))).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                return null;
+            }
+            String body = r.body();
+            int at = body.indexOf("\"value\":");
+            if (at < 0) {
+                return null;
+            }
+            int end = at + 8;
+            while (end < body.length() && "0123456789.E-+".indexOf(body.charAt(end)) >= 0) {
+                end++;
+            }
+            return Double.valueOf(body.substring(at + 8, end));
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    // ---- plumbing ----------------------------------------------------------------------------------
+
+    private String post(String path, String json) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(5))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    private String send(HttpRequest request) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200 && r.statusCode() != 201) {
+            throw new IOException(request.method() + " " + request.uri().getPath() + ": " + r.statusCode() + " "
+                    + abbreviate(r.body()));
+        }
+        return r.body();
+    }
+
+    /** GET, the body drained and counted; a 404 (a key not yet written at that commit) counts as a read. */
+    private long get(String path, boolean notFoundIsAnswer) throws IOException, InterruptedException {
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofMinutes(5)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        long n = 0;
+        byte[] buffer = new byte[65536];
+        try (InputStream in = r.body()) {
+            for (int k = in.read(buffer); k >= 0; k = in.read(buffer)) {
+                n += k;
+            }
+        }
+        if (r.statusCode() != 200 && !(notFoundIsAnswer && r.statusCode() == 404)) {
+            throw new IOException("GET " + path + ": " + r.statusCode());
+        }
+        return n;
+    }
+
+    /** The first {@code "commit":"n"} of a response. */
+    private static long commit(String body) throws IOException {
+        int at = body.indexOf("\"commit\":\"");
+        if (at < 0) {
+            throw new IOException("no commit in " + abbreviate(body));
+        }
+        return Long.parseLong(body.substring(at + 10, body.indexOf('"', at + 10)));
+    }
+
+    static String abbreviate(String s) {
+        return s.length() > 500 ? s.substring(0, 500) + "…" : s;
+    }
+}
