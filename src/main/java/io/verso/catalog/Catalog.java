@@ -11,13 +11,20 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.stereotype.Component;
 
 /**
  * The catalog of user tables, read and written in the caller's transaction, so a request sees the
  * catalog of its own snapshot and a DDL change commits together with its physical tables.
+ *
+ * <p>Transactional even for callers without a transaction: Spring Data JDBC loads a table's columns,
+ * groups and indexes with further queries while the table's own result set is still open, and
+ * outside a transaction each of those would take a second pooled connection. Enough concurrent
+ * callers each holding one and waiting for another exhaust the pool for good.
  */
 @Component
+@Transactional(readOnly = true)
 public class Catalog {
 
     private final TableRepository tables;
@@ -74,6 +81,7 @@ public class Catalog {
     }
 
     /** Stores a new table and returns it with its id. Physical names are derived from the id. */
+    @Transactional
     public TableDef create(TableDef table) {
         TableRecord saved = tables.save(toRecord(table, null));
         changed();
@@ -81,12 +89,14 @@ public class Catalog {
     }
 
     /** Replaces the stored definition of an existing table (same id). */
+    @Transactional
     public TableDef update(TableDef table) {
         TableDef saved = toDef(tables.save(toRecord(table, table.id())));
         changed();
         return saved;
     }
 
+    @Transactional
     public void delete(TableDef table) {
         tables.deleteById(table.id());
         changed();
