@@ -84,36 +84,22 @@ public final class RelationCompiler {
             b.sql(" AND NOT ").ident("_deleted").sql(")");
             return;
         }
+        // Several groups: one pass over the versions that were winners at n, every group at once,
+        // pivoted per key. Each group has at most one such version per key; a tombstoned group's
+        // columns read as NULL, and a key is present when any group has a live winner.
         b.sql("(SELECT ");
         columns(b, table, (builder, column) -> {
             if (column.isKey()) {
                 builder.ident(column.physical());
             } else {
-                String g = "g" + column.groupId();
-                builder.sql("CASE WHEN ").qualified(g, "_deleted").sql(" THEN NULL ELSE ")
-                        .qualified(g, column.physical()).sql(" END");
+                builder.sql("(array_agg(").ident(column.physical()).sql(") FILTER (WHERE ").ident("_g").sql(" = ")
+                        .number(column.groupId()).sql(" AND NOT ").ident("_deleted").sql("))[1]");
             }
         });
-        b.sql(" FROM ");
-        for (int i = 0; i < groups.size(); i++) {
-            GroupDef group = groups.get(i);
-            if (i > 0) {
-                b.sql(" FULL JOIN ");
-            }
-            b.sql("(SELECT * FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE ");
-            winnerWindow(b, group, n);
-            b.sql(") AS ").ident("g" + group.id());
-            if (i > 0) {
-                b.sql(" USING (");
-                keyList(b, table, null);
-                b.sql(")");
-            }
-        }
-        b.sql(" WHERE ");
-        for (int i = 0; i < groups.size(); i++) {
-            b.sql(i > 0 ? " OR " : "").qualified("g" + groups.get(i).id(), "_deleted").sql(" = FALSE");
-        }
-        b.sql(")");
+        b.sql(" FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE ").ident("_from").sql(" <= ").bind(n)
+                .sql(" AND (").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").bind(n).sql(") GROUP BY ");
+        keyList(b, table, null);
+        b.sql(" HAVING bool_or(NOT ").ident("_deleted").sql("))");
     }
 
     /** The version of {@code group} that was the winner at commit n: current from at most n, until after n. */
