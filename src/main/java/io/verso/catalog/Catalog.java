@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.stereotype.Component;
 
@@ -38,6 +39,17 @@ public class Catalog {
 
     public Optional<TableDef> find(String name) {
         return tables.findByName(name).map(Catalog::toDef);
+    }
+
+    /**
+     * The table as the latest committed catalog defines it, through the per-version cache: one small
+     * query when the definition is cached. For surfaces that check a table before they run statements
+     * on it (the statements themselves are bound in the engine's own snapshot).
+     */
+    @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ) // the version and the load: one snapshot
+    public Optional<TableDef> findLatest(String name) {
+        Long version = jdbc.queryForObject("SELECT version FROM verso.catalog_version", Long.class);
+        return snapshot(version).find(name);
     }
 
     /**

@@ -62,7 +62,7 @@ public class TableService {
 
     /** The table of a path parameter, or UNKNOWN_TABLE (404) pointing at it. */
     static TableDef table(Catalog catalog, String name) {
-        return catalog.find(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_TABLE,
+        return catalog.findLatest(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_TABLE,
                 "unknown table '" + name + "'", "table"));
     }
 
