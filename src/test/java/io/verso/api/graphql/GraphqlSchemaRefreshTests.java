@@ -41,6 +41,21 @@ class GraphqlSchemaRefreshTests extends GraphqlSupport {
     }
 
     @Test
+    void alterTableChangesTheTypeAndRenamesFollow() {
+        String t = table("altered");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT, ix INT) VERSIONED VALID BY (ix)");
+        long before = sql.write("UPSERT INTO " + t + " VALUES (1, 'one', 1)");
+        sql.write("ALTER TABLE " + t + " ADD COLUMN score INT DEFAULT 5; ALTER TABLE " + t + " RENAME COLUMN v TO label");
+        GraphQlTester.Response response = graphql.document("{ " + t + "(asOfCommit: \"" + before
+                + "\") { nodes { k label score } } }").execute();
+        response.errors().verify();
+        response.path(t + ".nodes[0].label").entity(String.class).isEqualTo("one");
+        response.path(t + ".nodes[0].score").entity(Integer.class).isEqualTo(5);
+        graphql.document("{ " + t + " { nodes { v } } }").execute().errors()
+                .satisfy(errors -> assertThat(errors).isNotEmpty());
+    }
+
+    @Test
     void requestsDuringDdlSeeAWholeSchemaAndATableRightAfterItsCreation() throws Exception {
         String stable = table("stable");
         sql.write("CREATE TABLE " + stable + " (k INT PRIMARY KEY, v TEXT)");
