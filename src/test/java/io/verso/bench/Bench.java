@@ -80,6 +80,7 @@ public final class Bench {
                 w.batches(), w.batchSize);
         try (HeapSampler sampler = new HeapSampler(verso); DirectPg ignoredPg = pg; MariaDb ignoredMaria = maria) {
             heap = sampler;
+            warmUp(w);
             Ingested main = ingest(w);
             crossCheck(w, main);
             reads(w, main);
@@ -95,7 +96,37 @@ public final class Bench {
     record Ingested(long[] verso, long[] postgres, Timestamp[] mariadb) {
     }
 
+    static final int WARM_UP_BATCHES = 60;
+
     // ---- ingest ----------------------------------------------------------------------------------
+
+    /**
+     * Every system runs the write and read paths a while before anything is measured, into tables of
+     * their own: otherwise the first measured scenario pays for the service JVM's JIT compilation
+     * (the first REST batches run several times slower than the hundredth) and the others do not.
+     */
+    private void warmUp(Workload w) throws Exception {
+        int batches = Math.min(WARM_UP_BATCHES, w.batches());
+        heap.phase("warm-up");
+        log("warm-up: %d batches through each system and surface", batches);
+        pg.create(PG_MAIN + "_warm");
+        for (String surface : List.of("warm_rest", "warm_sql", "warm_gql")) {
+            verso.create("bench_" + surface);
+        }
+        if (maria != null) {
+            maria.create(MARIA_MAIN + "_warm");
+        }
+        for (int i = 0; i < batches; i++) {
+            int[] batch = w.batch(i);
+            pg.write(PG_MAIN + "_warm", w, batch);
+            if (maria != null) {
+                maria.write(MARIA_MAIN + "_warm", w, batch);
+            }
+            verso.writeRest("bench_warm_rest", w, batch);
+            verso.writeSql("bench_warm_sql", w, batch);
+            verso.writeGraphql("bench_warm_gql", w, batch);
+        }
+    }
 
     private Ingested ingest(Workload w) throws Exception {
         String section = "Ingest (1 client, one batch per commit)";
