@@ -21,6 +21,21 @@ final class JsonForms {
 
     /** A JSON value for {@code column} as an engine parameter, or INVALID_VALUE pointing at it. */
     static Object param(ColumnDef column, JsonNode value, String pointer) {
+        Object param = unchecked(column, value, pointer);
+        check(column, param, pointer);
+        return param;
+    }
+
+    /**
+     * The same, for a value the engine checks itself: an item of UPSERT/INSERT VALUES, whose errors
+     * the engine reports at the item's position and {@link Script} maps back to {@code pointer}.
+     * Checking it here too would validate every value of a batch twice.
+     */
+    static Object valuesItem(ColumnDef column, JsonNode value, String pointer) {
+        return unchecked(column, value, pointer);
+    }
+
+    private static Object unchecked(ColumnDef column, JsonNode value, String pointer) {
         if (value == null || value.isNull()) {
             return null;
         }
@@ -39,7 +54,6 @@ final class JsonForms {
                     + column.type().display() + ") must be a " + form(column.type()) + ", not a JSON "
                     + (value.isArray() ? "array" : "object"), pointer);
         }
-        check(column, param, pointer);
         return param;
     }
 

@@ -85,7 +85,7 @@ public class WriteService {
                 String column = runColumns.get(c);
                 String pointer = at + "/" + RequestJson.token(column);
                 ColumnDef def = table.column(column).orElseThrow();
-                script.sql(c == 0 ? "" : ", ").mark(pointer).param(JsonForms.param(def, row.get(column), pointer));
+                script.sql(c == 0 ? "" : ", ").mark(pointer).param(JsonForms.valuesItem(def, row.get(column), pointer));
             }
             script.mark(at).sql(")");
         }
