@@ -11,8 +11,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -32,9 +35,14 @@ public class Catalog {
     private final JdbcTemplate jdbc;
     private volatile Snapshot latest = new Snapshot(-1);
 
-    Catalog(TableRepository tables, JdbcTemplate jdbc) {
+    private final TransactionTemplate repeatableRead;
+
+    Catalog(TableRepository tables, JdbcTemplate jdbc, PlatformTransactionManager transactions) {
         this.tables = tables;
         this.jdbc = jdbc;
+        this.repeatableRead = new TransactionTemplate(transactions);
+        repeatableRead.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        repeatableRead.setReadOnly(true);
     }
 
     public Optional<TableDef> find(String name) {
@@ -46,10 +54,19 @@ public class Catalog {
      * query when the definition is cached. For surfaces that check a table before they run statements
      * on it (the statements themselves are bound in the engine's own snapshot).
      */
-    @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ) // the version and the load: one snapshot
+    @Transactional(propagation = Propagation.SUPPORTS) // a cache hit needs no transaction
     public Optional<TableDef> findLatest(String name) {
-        Long version = jdbc.queryForObject("SELECT version FROM verso.catalog_version", Long.class);
-        return snapshot(version).find(name);
+        Optional<TableDef> cached = snapshot(currentVersion()).cached(name);
+        if (cached != null) {
+            return cached;
+        }
+        // A miss loads in one REPEATABLE READ snapshot with the version it is cached under, and in a
+        // transaction, so Spring Data's child queries share its connection.
+        return repeatableRead.execute(status -> snapshot(currentVersion()).find(name));
+    }
+
+    private long currentVersion() {
+        return jdbc.queryForObject("SELECT version FROM verso.catalog_version", Long.class);
     }
 
     /**
@@ -80,6 +97,11 @@ public class Catalog {
 
         public Optional<TableDef> find(String name) {
             return byName.computeIfAbsent(name, Catalog.this::find);
+        }
+
+        /** The cached definition, or null when this version has not loaded the name yet. */
+        Optional<TableDef> cached(String name) {
+            return byName.get(name);
         }
     }
 
