@@ -1,0 +1,6 @@
+/**
+ * Stage 2: the syntax tree bound to the catalog. Resolves tables and column references, turns AS OF
+ * clauses into commit sequences (with each mistake's own error), checks written values against
+ * their column types and splits writes into one batch per attribute group.
+ */
+package io.verso.analyze;
