@@ -14,8 +14,4 @@ public record GroupDef(int id, String name, List<String> validBy, List<String> r
     public List<String> orderingColumns() {
         return Stream.concat(validBy.stream(), revisionBy.stream()).toList();
     }
-
-    public boolean isOrdered() {
-        return !validBy.isEmpty() || !revisionBy.isEmpty();
-    }
 }

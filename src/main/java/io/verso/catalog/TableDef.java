@@ -22,11 +22,6 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
         this(id, name, mode, columns, groups, horizon, createdCommit, List.of(), null, null);
     }
 
-    public TableDef withId(long newId) {
-        return new TableDef(newId, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval);
-    }
-
     public TableDef withName(String newName) {
         return new TableDef(id, newName, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
                 retentionInterval);
@@ -91,10 +86,5 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
 
     public boolean isOrderingColumn(ColumnDef column) {
         return !column.isKey() && mode.keyed() && group(column.groupId()).orderingColumns().contains(column.name());
-    }
-
-    /** Groups that can hold columns: every group of a keyed table, none of an APPEND table. */
-    public boolean hasHistory() {
-        return mode == TableMode.VERSIONED;
     }
 }

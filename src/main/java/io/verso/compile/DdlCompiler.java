@@ -16,7 +16,6 @@ import java.util.List;
  */
 public final class DdlCompiler {
 
-    static final String SCHEMA = TableDef.DATA_SCHEMA;
 
     private DdlCompiler() {
     }
@@ -24,13 +23,13 @@ public final class DdlCompiler {
     public static List<CompiledSql> createTable(TableDef table) {
         List<CompiledSql> statements = new ArrayList<>();
         SqlBuilder cur = new SqlBuilder();
-        cur.sql("CREATE TABLE ").table(SCHEMA, table.currentTable()).sql(" (");
+        cur.sql("CREATE TABLE ").table(table.currentTable()).sql(" (");
         columnDefinitions(cur, table);
         if (table.mode() == TableMode.APPEND) {
             cur.sql(table.columns().isEmpty() ? "" : ", ").ident("_commit").sql(" bigint NOT NULL, ").ident("_pos")
                     .sql(" integer NOT NULL)");
             statements.add(cur.build());
-            statements.add(new SqlBuilder().sql("CREATE INDEX ON ").table(SCHEMA, table.currentTable())
+            statements.add(new SqlBuilder().sql("CREATE INDEX ON ").table(table.currentTable())
                     .sql(" (").ident("_commit").sql(")").build());
             return statements;
         }
@@ -45,7 +44,7 @@ public final class DdlCompiler {
         statements.add(cur.build());
         if (table.mode() == TableMode.VERSIONED) {
             SqlBuilder hist = new SqlBuilder();
-            hist.sql("CREATE TABLE ").table(SCHEMA, table.historyTable()).sql(" (");
+            hist.sql("CREATE TABLE ").table(table.historyTable()).sql(" (");
             columnDefinitions(hist, table);
             hist.sql(", ").ident("_g").sql(" smallint NOT NULL, ").ident("_commit").sql(" bigint NOT NULL, ")
                     .ident("_pos").sql(" integer NOT NULL, ").ident("_deleted").sql(" boolean NOT NULL, ")
@@ -54,7 +53,7 @@ public final class DdlCompiler {
             // A key's versions by group and the commit they became current: AS OF of one key and the
             // closing of its winner cost what that key's versions cost, whatever the table's size.
             SqlBuilder index = new SqlBuilder();
-            index.sql("CREATE INDEX ON ").table(SCHEMA, table.historyTable()).sql(" (");
+            index.sql("CREATE INDEX ON ").table(table.historyTable()).sql(" (");
             RelationCompiler.keyList(index, table, null);
             index.sql(", ").ident("_g").sql(", ").ident("_from").sql(")");
             statements.add(index.build());
@@ -63,9 +62,9 @@ public final class DdlCompiler {
     }
 
     public static CompiledSql dropTable(TableDef table) {
-        SqlBuilder b = new SqlBuilder().sql("DROP TABLE IF EXISTS ").table(SCHEMA, table.currentTable());
+        SqlBuilder b = new SqlBuilder().sql("DROP TABLE IF EXISTS ").table(table.currentTable());
         if (table.mode() == TableMode.VERSIONED) {
-            b.sql(", ").table(SCHEMA, table.historyTable());
+            b.sql(", ").table(table.historyTable());
         }
         return b.build();
     }

@@ -11,7 +11,6 @@ import java.util.List;
 /** Physical SQL for ALTER TABLE, indexes, DELETE HISTORY and erasure. */
 public final class LifecycleCompiler {
 
-    static final String SCHEMA = TableDef.DATA_SCHEMA;
 
     private LifecycleCompiler() {
     }
@@ -32,12 +31,12 @@ public final class LifecycleCompiler {
     public static List<CompiledSql> addColumn(TableDef table, ColumnDef column, String quotedDefault) {
         List<CompiledSql> statements = new ArrayList<>();
         for (String physical : physicalTables(table)) {
-            SqlBuilder b = new SqlBuilder().sql("ALTER TABLE ").table(SCHEMA, physical).sql(" ADD COLUMN ")
+            SqlBuilder b = new SqlBuilder().sql("ALTER TABLE ").table(physical).sql(" ADD COLUMN ")
                     .ident(column.physical()).sql(" ").sql(column.type().sql());
             if (quotedDefault != null) {
                 b.sql(" DEFAULT CAST(").sql(quotedDefault).sql(" AS ").sql(column.type().sql()).sql(")");
                 statements.add(b.build());
-                statements.add(new SqlBuilder().sql("ALTER TABLE ").table(SCHEMA, physical).sql(" ALTER COLUMN ")
+                statements.add(new SqlBuilder().sql("ALTER TABLE ").table(physical).sql(" ALTER COLUMN ")
                         .ident(column.physical()).sql(" DROP DEFAULT").build());
             } else {
                 statements.add(b.build());
@@ -46,7 +45,7 @@ public final class LifecycleCompiler {
         if (quotedDefault != null && table.mode().keyed() && table.groups().size() > 1) {
             // Keys whose group has no live winner read its columns as NULL, not as the new default.
             GroupDef group = table.group(column.groupId());
-            statements.add(new SqlBuilder().sql("UPDATE ").table(SCHEMA, table.currentTable()).sql(" SET ")
+            statements.add(new SqlBuilder().sql("UPDATE ").table(table.currentTable()).sql(" SET ")
                     .ident(column.physical()).sql(" = NULL WHERE ")
                     .ident(RelationCompiler.deletedColumn(group.id())).sql(" IS NOT FALSE").build());
         }
@@ -56,7 +55,7 @@ public final class LifecycleCompiler {
     public static List<CompiledSql> dropColumn(TableDef table, ColumnDef column) {
         List<CompiledSql> statements = new ArrayList<>();
         for (String physical : physicalTables(table)) {
-            statements.add(new SqlBuilder().sql("ALTER TABLE ").table(SCHEMA, physical).sql(" DROP COLUMN ")
+            statements.add(new SqlBuilder().sql("ALTER TABLE ").table(physical).sql(" DROP COLUMN ")
                     .ident(column.physical()).build());
         }
         return statements;
@@ -66,7 +65,7 @@ public final class LifecycleCompiler {
         List<CompiledSql> statements = new ArrayList<>();
         if (table.mode() != TableMode.VERSIONED || index.coversCurrent()) {
             SqlBuilder b = new SqlBuilder().sql("CREATE INDEX ").ident(indexName(table, index, "cur")).sql(" ON ")
-                    .table(SCHEMA, table.currentTable()).sql(" (");
+                    .table(table.currentTable()).sql(" (");
             columns(b, index.columns());
             statements.add(b.sql(")").build());
         }
@@ -74,7 +73,7 @@ public final class LifecycleCompiler {
             // Versions by the indexed columns, then the commit they became current: a filtered AS OF
             // read visits only the matching keys' versions.
             SqlBuilder b = new SqlBuilder().sql("CREATE INDEX ").ident(indexName(table, index, "hist")).sql(" ON ")
-                    .table(SCHEMA, table.historyTable()).sql(" (");
+                    .table(table.historyTable()).sql(" (");
             columns(b, index.columns());
             statements.add(b.sql(", ").ident("_from").sql(")").build());
         }
@@ -82,9 +81,9 @@ public final class LifecycleCompiler {
     }
 
     public static List<CompiledSql> dropIndex(TableDef table, IndexDef index) {
-        return List.of(new SqlBuilder().sql("DROP INDEX IF EXISTS ").table(SCHEMA, indexName(table, index, "cur"))
+        return List.of(new SqlBuilder().sql("DROP INDEX IF EXISTS ").table(indexName(table, index, "cur"))
                         .build(),
-                new SqlBuilder().sql("DROP INDEX IF EXISTS ").table(SCHEMA, indexName(table, index, "hist")).build());
+                new SqlBuilder().sql("DROP INDEX IF EXISTS ").table(indexName(table, index, "hist")).build());
     }
 
     static String indexName(TableDef table, IndexDef index, String suffix) {
@@ -103,7 +102,7 @@ public final class LifecycleCompiler {
      * Current winners are never touched.
      */
     public static CompiledSql deleteHistory(TableDef table, long before) {
-        return new SqlBuilder().sql("DELETE FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE (")
+        return new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).sql(" WHERE (")
                 .ident("_to").sql(" IS NOT NULL AND ").ident("_to").sql(" <= ").bind(before).sql(") OR (")
                 .ident("_from").sql(" IS NULL AND ").ident("_to").sql(" IS NULL AND ").ident("_commit").sql(" <= ")
                 .bind(before).sql(")").build();
@@ -114,7 +113,7 @@ public final class LifecycleCompiler {
         List<CompiledSql> statements = new ArrayList<>();
         List<ColumnDef> keys = table.keyColumns();
         for (String physical : physicalTables(table)) {
-            SqlBuilder b = new SqlBuilder().sql("DELETE FROM ").table(SCHEMA, physical).sql(" AS t USING (SELECT ");
+            SqlBuilder b = new SqlBuilder().sql("DELETE FROM ").table(physical).sql(" AS t USING (SELECT ");
             for (int i = 0; i < keys.size(); i++) {
                 b.sql(i > 0 ? ", " : "").sql("CAST(u.a" + i + " AS ").sql(keys.get(i).type().sql()).sql(") AS ")
                         .ident(keys.get(i).physical());

@@ -14,7 +14,6 @@ import java.util.List;
  */
 public final class RelationCompiler {
 
-    static final String SCHEMA = TableDef.DATA_SCHEMA;
 
     private RelationCompiler() {
     }
@@ -41,7 +40,7 @@ public final class RelationCompiler {
                 builder.ident(column.physical());
             }
         });
-        b.sql(" FROM ").table(SCHEMA, table.currentTable());
+        b.sql(" FROM ").table(table.currentTable());
         if (table.mode() != TableMode.APPEND) {
             b.sql(" WHERE ");
             liveFilter(b, table, null);
@@ -71,7 +70,7 @@ public final class RelationCompiler {
         if (table.mode() == TableMode.APPEND) {
             b.sql("(SELECT ");
             columns(b, table, (builder, column) -> builder.ident(column.physical()));
-            b.sql(" FROM ").table(SCHEMA, table.currentTable()).sql(" WHERE ").ident("_commit").sql(" <= ").bind(n)
+            b.sql(" FROM ").table(table.currentTable()).sql(" WHERE ").ident("_commit").sql(" <= ").bind(n)
                     .sql(")");
             return;
         }
@@ -79,7 +78,7 @@ public final class RelationCompiler {
         if (groups.size() == 1) {
             b.sql("(SELECT ");
             columns(b, table, (builder, column) -> builder.ident(column.physical()));
-            b.sql(" FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE ");
+            b.sql(" FROM ").table(table.historyTable()).sql(" WHERE ");
             winnerWindow(b, groups.get(0), n);
             b.sql(" AND NOT ").ident("_deleted").sql(")");
             return;
@@ -96,7 +95,7 @@ public final class RelationCompiler {
                         .number(column.groupId()).sql(" AND NOT ").ident("_deleted").sql("))[1]");
             }
         });
-        b.sql(" FROM ").table(SCHEMA, table.historyTable()).sql(" WHERE ").ident("_from").sql(" <= ").bind(n)
+        b.sql(" FROM ").table(table.historyTable()).sql(" WHERE ").ident("_from").sql(" <= ").bind(n)
                 .sql(" AND (").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").bind(n).sql(") GROUP BY ");
         keyList(b, table, null);
         b.sql(" HAVING bool_or(NOT ").ident("_deleted").sql("))");
@@ -131,7 +130,7 @@ public final class RelationCompiler {
                     .sql(", ").ident("_commit").sql(" AS ").ident("_current_from")
                     .sql(", CAST(NULL AS bigint) AS ").ident("_current_to")
                     .sql(", FALSE AS ").ident("_deleted")
-                    .sql(" FROM ").table(SCHEMA, table.currentTable());
+                    .sql(" FROM ").table(table.currentTable());
         } else {
             b.sql(", CASE ").ident("_g");
             for (GroupDef group : table.groups()) {
@@ -146,7 +145,7 @@ public final class RelationCompiler {
                 b.sql("CASE WHEN ").ident("_to").sql(" <= ").bind(asOf).sql(" THEN ").ident("_to").sql(" END");
             }
             b.sql(" AS ").ident("_current_to").sql(", ").ident("_deleted").sql(" AS ").ident("_deleted")
-                    .sql(" FROM ").table(SCHEMA, table.historyTable());
+                    .sql(" FROM ").table(table.historyTable());
         }
         if (asOf != null) {
             b.sql(" WHERE ").ident("_commit").sql(" <= ").bind(asOf);

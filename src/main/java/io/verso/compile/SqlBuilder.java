@@ -25,9 +25,9 @@ public final class SqlBuilder {
         return this;
     }
 
-    /** Appends {@code "schema"."table"} for a physical table. */
-    public SqlBuilder table(String schema, String table) {
-        sql.append(quote(schema)).append('.').append(quote(table));
+    /** Appends a physical table of user data: {@code "verso_data"."t7_cur"}. */
+    public SqlBuilder table(String table) {
+        sql.append(quote(io.verso.catalog.TableDef.DATA_SCHEMA)).append('.').append(quote(table));
         return this;
     }
 

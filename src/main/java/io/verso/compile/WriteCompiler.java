@@ -16,7 +16,6 @@ import java.util.List;
  */
 public final class WriteCompiler {
 
-    static final String SCHEMA = TableDef.DATA_SCHEMA;
 
     private WriteCompiler() {
     }
@@ -66,11 +65,11 @@ public final class WriteCompiler {
             b.sql(", old AS (SELECT ");
             list(b, keys, "cur");
             b.sql(", ").qualified("cur", c).sql(" AS ").ident("_oc").sql(", ").qualified("cur", p).sql(" AS ").ident("_op")
-                    .sql(" FROM ").table(SCHEMA, table.currentTable()).sql(" AS cur JOIN best USING (");
+                    .sql(" FROM ").table(table.currentTable()).sql(" AS cur JOIN best USING (");
             list(b, keys, null);
             b.sql(") WHERE ").qualified("cur", c).sql(" IS NOT NULL)");
         }
-        b.sql(", won AS (INSERT INTO ").table(SCHEMA, table.currentTable()).sql(" AS cur (");
+        b.sql(", won AS (INSERT INTO ").table(table.currentTable()).sql(" AS cur (");
         list(b, columns, null);
         b.sql(", ").ident(c).sql(", ").ident(p).sql(", ").ident(d).sql(") SELECT ");
         list(b, columns, null);
@@ -105,7 +104,7 @@ public final class WriteCompiler {
         }
         // The superseded winner stops being current at this commit. If it was written earlier in this
         // same commit it was never visible as the winner: it becomes a version that never was current.
-        b.sql(", closed AS (UPDATE ").table(SCHEMA, table.historyTable()).sql(" AS h SET ")
+        b.sql(", closed AS (UPDATE ").table(table.historyTable()).sql(" AS h SET ")
                 .ident("_to").sql(" = CASE WHEN h.").ident("_from").sql(" = ").bind(commit).sql(" THEN NULL ELSE ")
                 .bind(commit).sql(" END, ").ident("_from").sql(" = CASE WHEN h.").ident("_from").sql(" = ")
                 .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM old JOIN won USING (");
@@ -117,7 +116,7 @@ public final class WriteCompiler {
         b.qualified("h", "_g").sql(" = ").number(group.id())
                 .sql(" AND ").qualified("h", "_commit").sql(" = ").qualified("old", "_oc")
                 .sql(" AND ").qualified("h", "_pos").sql(" = ").qualified("old", "_op").sql(" RETURNING 1)");
-        b.sql(", ins AS (INSERT INTO ").table(SCHEMA, table.historyTable()).sql(" (");
+        b.sql(", ins AS (INSERT INTO ").table(table.historyTable()).sql(" (");
         list(b, columns, null);
         b.sql(", ").ident("_g").sql(", ").ident("_commit").sql(", ").ident("_pos").sql(", ").ident("_deleted")
                 .sql(", ").ident("_from").sql(") SELECT ");
@@ -137,7 +136,7 @@ public final class WriteCompiler {
     public static CompiledSql append(TableDef table, List<ColumnDef> columns, String[][] values, Integer[] positions,
                                      long commit) {
         SqlBuilder b = new SqlBuilder();
-        b.sql("INSERT INTO ").table(SCHEMA, table.currentTable()).sql(" (");
+        b.sql("INSERT INTO ").table(table.currentTable()).sql(" (");
         list(b, columns, null);
         b.sql(columns.isEmpty() ? "" : ", ").ident("_commit").sql(", ").ident("_pos").sql(") SELECT ");
         list(b, columns, null);
@@ -154,7 +153,7 @@ public final class WriteCompiler {
         for (int i = 0; i < keys.size(); i++) {
             b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("cur", keys.get(i).physical()).sql(" AS text)");
         }
-        b.sql(" FROM ").table(SCHEMA, table.currentTable()).sql(" AS cur JOIN (");
+        b.sql(" FROM ").table(table.currentTable()).sql(" AS cur JOIN (");
         source(b, keys, values, null);
         b.sql(") AS k USING (");
         list(b, keys, null);

@@ -24,8 +24,7 @@ final class PgErrors {
                     ? psql.getServerErrorMessage().getMessage() : sql.getMessage();
             ErrorCode code = switch (state) {
                 case "22012" -> ErrorCode.DIVISION_BY_ZERO;
-                case "42883", "42804", "42846", "42725", "42P08", "42P18", "22P02" ->
-                        state.startsWith("42") ? ErrorCode.TYPE_MISMATCH : ErrorCode.INVALID_VALUE;
+                case "42883", "42804", "42846", "42725", "42P08", "42P18" -> ErrorCode.TYPE_MISMATCH;
                 case "42803", "42P10", "42P20", "42601" -> ErrorCode.INVALID_EXPRESSION;
                 case "57014" -> ErrorCode.STATEMENT_TIMEOUT;
                 case "40001", "40P01", "55P03" -> ErrorCode.WRITE_CONFLICT;

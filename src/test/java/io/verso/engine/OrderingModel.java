@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -101,9 +100,5 @@ final class OrderingModel {
             case "TS" -> String.format("2026-01-01 00:00:%02d", value);
             default -> String.format("2026-01-01 00:00:%02d+00", value);
         };
-    }
-
-    static boolean same(List<String> a, List<String> b) {
-        return Objects.equals(a, b);
     }
 }
