@@ -86,7 +86,12 @@ public final class WriteAnalyzer {
         List<GroupDef> touched = table.groups().stream()
                 .filter(g -> columns.stream().anyMatch(n -> table.column(n).orElseThrow().groupId() == g.id()))
                 .toList();
-        return touched.isEmpty() ? List.of(table.defaultGroup()) : touched;
+        if (!touched.isEmpty()) {
+            return touched;
+        }
+        // Only key columns given: the default group, or, in a table that has none, every group.
+        List<GroupDef> versioned = table.versionedGroups();
+        return versioned.contains(table.defaultGroup()) ? List.of(table.defaultGroup()) : versioned;
     }
 
     /**

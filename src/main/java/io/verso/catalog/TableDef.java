@@ -84,6 +84,19 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
         return group(0);
     }
 
+    /**
+     * The groups that hold versions: every named group, and the default group unless the table has
+     * named groups and every non-key column is in one of them (then nothing writes default-group
+     * versions or tombstones). A table of key columns only keeps its default group.
+     */
+    public List<GroupDef> versionedGroups() {
+        boolean defaultHasColumns = columns.stream().anyMatch(c -> !c.isKey() && c.groupId() == 0);
+        if (groups.size() == 1 || defaultHasColumns) {
+            return groups;
+        }
+        return groups.stream().filter(g -> g.id() != 0).toList();
+    }
+
     public boolean isOrderingColumn(ColumnDef column) {
         return !column.isKey() && mode.keyed() && group(column.groupId()).orderingColumns().contains(column.name());
     }

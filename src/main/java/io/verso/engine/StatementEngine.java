@@ -44,6 +44,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.dao.DataAccessException;
@@ -171,8 +172,12 @@ public class StatementEngine {
             if (writes) {
                 sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ").bind(timeout)
                         .sql(", true), pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(), rs -> null);
-                commit = sql.counts(new SqlBuilder().sql("SELECT nextval('verso.commit_seq')").build())[0];
-                latest = commit;
+                // The latest commit made before this one bounds AS OF: the sequence has gaps where requests
+                // failed, and this request's own commit does not exist until it succeeds.
+                long[] drawn = sql.counts(new SqlBuilder().sql("SELECT nextval('verso.commit_seq'), ")
+                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits)").build());
+                commit = drawn[0];
+                latest = drawn[1];
             } else {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
@@ -199,7 +204,7 @@ public class StatementEngine {
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
                 commits.save(new CommitRecord(commit, Instant.now(), rows, tablesTouched));
             }
-            return new ExecutionResult(writes ? commit : null, latest, results);
+            return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results);
         }
 
         @Override
@@ -265,7 +270,9 @@ public class StatementEngine {
             BoundSelect bound = ReadAnalyzer.select(select, lookup, asOf, params.size());
             CompiledSql compiled = SelectCompiler.compile(bound, params);
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
-            Set<Long> commitsRead = bound.relations().stream().map(BoundRelation::asOf)
+            // Relations read now are served at readCommit; asOfCommit names the past commit the others
+            // were read at, when they agree on one.
+            Set<Long> commitsRead = bound.relations().stream().map(BoundRelation::asOf).filter(Objects::nonNull)
                     .collect(Collectors.toCollection(HashSet::new));
             Long asOfCommit = commitsRead.size() == 1 ? commitsRead.iterator().next() : null;
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), asOfCommit);
@@ -472,7 +479,7 @@ public class StatementEngine {
                 }
                 atPositions.put(column.name(), a.value().pos());
             }
-            for (GroupDef group : table.groups()) {
+            for (GroupDef group : table.versionedGroups()) {
                 for (String ordering : group.orderingColumns()) {
                     if (!at.containsKey(ordering)) {
                         throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, delete.at().isEmpty()
@@ -520,7 +527,7 @@ public class StatementEngine {
                 return StatementResult.Written.empty("DELETE", table.name());
             }
             return write("DELETE", table, rows.size(),
-                    WriteAnalyzer.batches(table, rows, table.groups(), true, position, delete.pos()));
+                    WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, delete.pos()));
         }
 
         private TableDef keyedTable(Ident name, String statement) {

@@ -426,19 +426,20 @@ final class SchemaFactory {
             outcome.field(newFieldDefinition().name(c.name()).type(TableShape.scalar(c.type())));
             fetch(n + "_outcome", c.name(), s -> ((RowOutcome) s).key().get(c.name()));
         }
+        // Counts are Int, numbers in JSON as REST gives them; only commit sequences are strings.
         GraphQLObjectType receipt = GraphQLObjectType.newObject().name(n + "_receipt")
                 .field(newFieldDefinition().name("commit").type(nonNull(VersoScalars.COMMIT_SEQ)))
-                .field(newFieldDefinition().name("rows").type(nonNull(VersoScalars.BIG_INT)))
-                .field(newFieldDefinition().name("versions").type(nonNull(VersoScalars.BIG_INT)))
-                .field(newFieldDefinition().name("current").type(nonNull(VersoScalars.BIG_INT)))
-                .field(newFieldDefinition().name("lost").type(nonNull(VersoScalars.BIG_INT)))
+                .field(newFieldDefinition().name("rows").type(nonNull(GraphQLInt)))
+                .field(newFieldDefinition().name("versions").type(nonNull(GraphQLInt)))
+                .field(newFieldDefinition().name("current").type(nonNull(GraphQLInt)))
+                .field(newFieldDefinition().name("lost").type(nonNull(GraphQLInt)))
                 .field(newFieldDefinition().name("outcomes").type(nonNull(list(nonNull(outcome.build())))))
                 .build();
         fetch(receipt.getName(), "commit", s -> ((Receipt) s).commit());
-        fetch(receipt.getName(), "rows", s -> ((Receipt) s).rows());
-        fetch(receipt.getName(), "versions", s -> ((Receipt) s).versions());
-        fetch(receipt.getName(), "current", s -> ((Receipt) s).current());
-        fetch(receipt.getName(), "lost", s -> ((Receipt) s).lost());
+        fetch(receipt.getName(), "rows", s -> Math.toIntExact(((Receipt) s).rows()));
+        fetch(receipt.getName(), "versions", s -> Math.toIntExact(((Receipt) s).versions()));
+        fetch(receipt.getName(), "current", s -> Math.toIntExact(((Receipt) s).current()));
+        fetch(receipt.getName(), "lost", s -> Math.toIntExact(((Receipt) s).lost()));
         fetch(receipt.getName(), "outcomes", s -> ((Receipt) s).outcomes());
         return receipt;
     }

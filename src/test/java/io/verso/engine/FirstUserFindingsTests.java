@@ -1,0 +1,50 @@
+package io.verso.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.support.IntegrationTest;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** What a new user and a black-box suite found wrong, each shown the way they met it. */
+class FirstUserFindingsTests extends IntegrationTest {
+
+    @Test
+    void aTableWithoutADefaultGroupGetsNoDefaultGroupTombstones() {
+        String t = table("groups_only");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, a INT, ax BIGINT, b TEXT, bx BIGINT, "
+                + "ATTRIBUTE GROUP ga (a, ax) VALID BY (ax), ATTRIBUTE GROUP gb (b, bx) VALID BY (bx)) VERSIONED");
+        sql.write("UPSERT INTO " + t + " (k, a, ax) VALUES (1, 5, 10)");
+        JsonNode receipt = sql.run("DELETE FROM " + t + " WHERE k = 1 AT (ax = 20, bx = 20)").get("results").get(0);
+        assertThat(receipt.get("versions").asLong()).as("one tombstone per named group").isEqualTo(2);
+
+        assertThat(sql.rows("SELECT _group, _deleted FROM history(" + t + ") ORDER BY _commit, _group"))
+                .containsExactly(List.of("ga", "false"), List.of("ga", "true"), List.of("gb", "true"));
+        assertThat(sql.rows("SELECT * FROM " + t)).isEmpty();
+    }
+
+    @Test
+    void aRefusedWriteNamesTheLatestCommitThatWasMade() {
+        String t = table("horizon");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v INT, ix BIGINT) VERSIONED VALID BY (ix)");
+        long latest = sql.write("UPSERT INTO " + t + " VALUES (1, 1, 1)");
+        JsonNode problem = sql.fails(400, "AS_OF_BEYOND_LATEST", "DELETE HISTORY FROM " + t + " BEFORE COMMIT 999999999");
+        assertThat(problem.get("detail").asString()).endsWith("after the latest commit " + latest);
+        assertThat(sql.latestCommit()).isEqualTo(latest);
+    }
+
+    @Test
+    void aJoinOfAnAsOfTableWithACurrentOneReportsTheCommitItReadAt() {
+        String b = table("then");
+        String p = table("now");
+        sql.write("CREATE TABLE " + b + " (k INT PRIMARY KEY, v INT, ix BIGINT) VERSIONED VALID BY (ix); "
+                + "CREATE TABLE " + p + " (k INT PRIMARY KEY, label TEXT) UPSERT");
+        long first = sql.write("UPSERT INTO " + b + " VALUES (1, 10, 1); UPSERT INTO " + p + " VALUES (1, 'one')");
+        sql.write("UPSERT INTO " + b + " VALUES (1, 20, 2)");
+        JsonNode result = sql.run("SELECT x.v, y.label FROM " + b + " AS OF COMMIT ? x JOIN " + p
+                + " y ON y.k = x.k", first).get("results").get(0);
+        assertThat(result.get("rows").toString()).isEqualTo("[[10,\"one\"]]");
+        assertThat(result.get("asOfCommit").asString()).isEqualTo(Long.toString(first));
+    }
+}
