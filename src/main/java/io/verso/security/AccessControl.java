@@ -178,7 +178,12 @@ public class AccessControl {
         return rows;
     }
 
+    /**
+     * Within the request's transaction: the catalog version moves too, so schemas built per caller
+     * (GraphQL) are rebuilt with the new grants.
+     */
     private void changed() {
+        jdbc.update("UPDATE verso.catalog_version SET version = version + 1");
         generation.incrementAndGet();
         cache.clear();
     }

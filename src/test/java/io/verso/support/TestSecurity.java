@@ -58,7 +58,7 @@ public final class TestSecurity {
     public static String jwt(String subject, List<String> roles, String issuer, String audience, Instant expires) {
         try {
             JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(subject).issuer(issuer).audience(audience)
-                    .issueTime(Date.from(Instant.now().minusSeconds(120))).expirationTime(Date.from(expires))
+                    .issueTime(Date.from(expires.minusSeconds(3600))).expirationTime(Date.from(expires))
                     .claim("roles", roles).build();
             SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).type(JOSEObjectType.JWT).build(),
                     claims);
