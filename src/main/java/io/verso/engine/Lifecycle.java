@@ -217,6 +217,7 @@ final class Lifecycle {
             throw VersoException.at(ErrorCode.UNKNOWN_INDEX, "unknown index '" + drop.name() + "'", drop.name().pos());
         }
         TableDef table = found.get();
+        request.authorize(table, drop.name());
         IndexDef index = table.indexes().stream().filter(i -> i.name().equals(drop.name().name())).findFirst().orElseThrow();
         TableDef altered = catalog.update(table.withIndexes(table.indexes().stream().filter(i -> i != index).toList()));
         LifecycleCompiler.dropIndex(table, index).forEach(sql::update);

@@ -18,12 +18,18 @@ interface RequestContext {
     /** The table of this name in the request's catalog snapshot, or UNKNOWN_TABLE. */
     TableDef table(Ident name);
 
+    /**
+     * Throws unless the caller holds the privilege the running statement needs on {@code table}, found
+     * by another name than its own ({@code asked}: an index name).
+     */
+    void authorize(TableDef table, Ident asked);
+
     /** Forget cached definitions after a catalog change. */
     void catalogChanged();
 
     /** Record that the commit touched {@code table} with {@code rows} rows. */
     void touch(String table, long rows);
 
-    /** Who asked, for erasure records; null when unknown. */
+    /** Who asked (the authenticated principal), for erasure records; null when unknown. */
     String actor();
 }

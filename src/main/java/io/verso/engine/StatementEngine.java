@@ -35,6 +35,10 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
+import io.verso.security.AccessControl;
+import io.verso.security.Caller;
+import io.verso.security.Privilege;
+import io.verso.security.VersoPrincipal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,10 +81,12 @@ public class StatementEngine {
     private final TransactionTemplate transaction;
     private final EngineObserver observer;
     private final Views views;
+    private final AccessControl access;
+    private final AccessStatements accessStatements;
 
     public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
-                           EngineObserver observer) {
+                           EngineObserver observer, AccessControl access) {
         this.catalog = catalog;
         this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
@@ -91,13 +97,18 @@ public class StatementEngine {
         // the connection, which would cost a round trip to set and another to reset per request.
         this.transaction = new TransactionTemplate(transactions);
         this.observer = observer;
+        this.access = access;
+        this.accessStatements = new AccessStatements(access, catalog);
     }
 
     public ExecutionResult execute(String text, List<Object> params) {
         return execute(text, params, null);
     }
 
-    /** Runs a request; {@code actor} names who asked (recorded with erasures), or null. */
+    /**
+     * Runs a request for the calling principal ({@link Caller#current()}), whose privileges every table the
+     * statements touch is checked against; {@code actor} names who asked when security is off (no principal).
+     */
     public ExecutionResult execute(String text, List<Object> params, String actor) {
         long started = System.nanoTime();
         try {
@@ -126,7 +137,9 @@ public class StatementEngine {
         }
         boolean writes = script.statements().stream().anyMatch(Statement::writes);
         try {
-            return transaction.execute(status -> new Request(params, writes, actor).run(script.statements()));
+            VersoPrincipal principal = Caller.current();
+            return transaction.execute(status -> new Request(params, writes, principal,
+                    principal.name() != null ? principal.name() : actor).run(script.statements()));
         } catch (VersoException e) {
             throw e;
         } catch (DataAccessException | TransactionException e) {
@@ -139,6 +152,9 @@ public class StatementEngine {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
+        private final VersoPrincipal principal;
+        /** What the running statement needs on the tables it names. */
+        private Privilege needed = Privilege.SELECT;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
@@ -147,9 +163,10 @@ public class StatementEngine {
         private Catalog.Snapshot catalogSnapshot;
         private int position;
 
-        Request(List<Object> params, boolean writes, String actor) {
+        Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor) {
             this.params = params;
             this.writes = writes;
+            this.principal = principal;
             this.actor = actor;
         }
 
@@ -218,7 +235,7 @@ public class StatementEngine {
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
-                commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched));
+                commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched, actor));
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results);
         }
@@ -231,6 +248,7 @@ public class StatementEngine {
                 tables.remove(name.name());
                 throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
             }
+            access.check(principal, table, needed, name.name(), name.pos());
             return table;
         }
 
@@ -262,6 +280,11 @@ public class StatementEngine {
         }
 
         @Override
+        public void authorize(TableDef table, Ident asked) {
+            access.check(principal, table, needed, asked.name(), asked.pos());
+        }
+
+        @Override
         public void catalogChanged() {
             tables.clear();
         }
@@ -272,6 +295,13 @@ public class StatementEngine {
         }
 
         private StatementResult execute(Statement statement) {
+            needed = statement instanceof Statement.Select || statement instanceof Statement.Describe
+                    || statement instanceof Statement.ShowCreateTable ? Privilege.SELECT
+                    : statement instanceof Statement.InsertRows || statement instanceof Statement.Update
+                    || statement instanceof Statement.Delete ? Privilege.WRITE : Privilege.ADMIN;
+            if (statement instanceof Statement.Access a) {
+                return accessStatements.execute(a, principal);
+            }
             if (statement instanceof Statement.Select s) {
                 return select(s);
             }
@@ -335,6 +365,9 @@ public class StatementEngine {
         private StatementResult showTables() {
             List<List<Object>> rows = new ArrayList<>();
             for (TableDef t : catalog.all()) {
+                if (!access.visible(principal, t)) {
+                    continue;
+                }
                 rows.add(List.of(t.name(), t.mode().name(), String.valueOf(t.createdCommit())));
             }
             return new StatementResult.Rows("SHOW TABLES", List.of(new Column("name", "TEXT"),
@@ -650,6 +683,7 @@ public class StatementEngine {
         // ---- DDL -------------------------------------------------------------------------------
 
         private StatementResult createTable(Statement.CreateTable create) {
+            access.requireGlobalAdmin(principal, "CREATE TABLE", create.pos());
             if (catalog.find(create.name().name()).isPresent()) {
                 if (create.ifNotExists()) {
                     return new StatementResult.Changed("CREATE TABLE", create.name().name(), false, null);
@@ -722,6 +756,7 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + drop.name() + "'",
                         drop.name().pos());
             }
+            authorize(found.get(), drop.name());
             sql.update(DdlCompiler.dropTable(found.get()));
             catalog.delete(found.get());
             catalogChanged();

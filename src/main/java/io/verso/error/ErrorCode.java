@@ -13,6 +13,10 @@ public enum ErrorCode {
     TOO_MANY_STATEMENTS(400),
     PARAMETER_COUNT_MISMATCH(400),
     INVALID_PARAMETER(400),
+    /** A request whose media type the endpoint does not take (it takes application/json). */
+    UNSUPPORTED_MEDIA_TYPE(415),
+    /** An expression nested or chained deeper than the service evaluates. */
+    EXPRESSION_TOO_DEEP(400),
 
     // Names.
     UNKNOWN_TABLE(404),
@@ -26,6 +30,7 @@ public enum ErrorCode {
     RESERVED_NAME(400),
     NAME_TOO_LONG(400),
     TABLE_EXISTS(409),
+    UNKNOWN_ROLE(404),
 
     // Table definitions.
     INVALID_ORDERING_COLUMN(400),
@@ -86,10 +91,23 @@ public enum ErrorCode {
     /** A write breaks a CHECK constraint. */
     CHECK_VIOLATION(400),
 
+    // Who may do what (spec: Access control), and retries.
+    /** No credentials, or credentials that do not prove who the caller is (bad, expired, revoked). */
+    UNAUTHENTICATED(401),
+    /** The caller may see the table (or resource) but lacks the privilege named in the message. */
+    FORBIDDEN(403),
+    /** An Idempotency-Key reused with a different request. */
+    IDEMPOTENCY_KEY_REUSED(422),
+    /** A retry while the first request with the same Idempotency-Key is still running. */
+    IDEMPOTENCY_KEY_IN_FLIGHT(409),
+    INVALID_IDEMPOTENCY_KEY(400),
+
     // The server's side: not the caller's fault.
     STATEMENT_TIMEOUT(503),
     DATABASE_UNAVAILABLE(503),
     WRITE_CONFLICT(409),
+    /** Too many requests are running: this one was refused at once rather than queued. */
+    OVERLOADED(503),
     INTERNAL_ERROR(500);
 
     private final int status;

@@ -8,7 +8,7 @@ public class StartupException extends RuntimeException {
 
     private final String action;
 
-    StartupException(String message, String action, Throwable cause) {
+    public StartupException(String message, String action, Throwable cause) {
         super(message, cause);
         this.action = action;
     }

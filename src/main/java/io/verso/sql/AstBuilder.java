@@ -106,7 +106,26 @@ final class AstBuilder {
             return new Statement.Delete(ident(c.identifier()), c.where == null ? null : expr(c.where),
                     c.assignment().stream().map(this::assignment).toList(), pos(c));
         }
+        if (ctx.accessStatement() != null) return access(ctx.accessStatement());
         return new Statement.Select(query(ctx.select().query()), pos(ctx.select()));
+    }
+
+    private Statement access(AccessStatementContext ctx) {
+        if (ctx instanceof CreateRoleContext c) return new Statement.CreateRole(ident(c.identifier()), pos(c));
+        if (ctx instanceof DropRoleContext c) {
+            return new Statement.DropRole(ident(c.identifier()), c.EXISTS() != null, pos(c));
+        }
+        if (ctx instanceof GrantContext c) return grant(false, c.privilege(), c.grantTarget(), c.identifierList(), pos(c));
+        if (ctx instanceof RevokeContext c) return grant(true, c.privilege(), c.grantTarget(), c.identifierList(), pos(c));
+        ShowGrantsContext c = (ShowGrantsContext) ctx;
+        return new Statement.ShowGrants(c.identifier() == null ? null : ident(c.identifier()), pos(c));
+    }
+
+    private Statement grant(boolean revoke, PrivilegeContext privilege, GrantTargetContext target,
+                            IdentifierListContext roles, Pos pos) {
+        String name = privilege.getText().toUpperCase(Locale.ROOT);
+        List<Ident> tables = target instanceof TablesTargetContext t ? identList(t.identifierList()) : List.of();
+        return new Statement.Grant(revoke, name.equals("ALL") ? null : name, tables, identList(roles), pos);
     }
 
     // ---- DDL -----------------------------------------------------------------------------------

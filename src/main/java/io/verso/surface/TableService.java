@@ -40,7 +40,10 @@ public class TableService {
     private final Catalog catalog;
     private final ReadGate gate;
 
-    TableService(Statements statements, Catalog catalog, ReadGate gate) {
+    private final io.verso.security.AccessControl access;
+
+    TableService(Statements statements, Catalog catalog, ReadGate gate, io.verso.security.AccessControl access) {
+        this.access = access;
         this.statements = statements;
         this.catalog = catalog;
         this.gate = gate;
@@ -57,7 +60,13 @@ public class TableService {
 
     public TableDescription describe(String name) {
         long readCommit = gate.latest();
-        return describe(table(catalog, name), readCommit);
+        TableDef table = table(catalog, name);
+        try {
+            access.check(io.verso.security.Caller.current(), table, io.verso.security.Privilege.SELECT, name, null);
+        } catch (VersoException.UserError e) {
+            throw VersoException.pointing(e.code(), e.getMessage(), "table");
+        }
+        return describe(table, readCommit);
     }
 
     /** The table of a path parameter, or UNKNOWN_TABLE (404) pointing at it. */

@@ -35,6 +35,17 @@ final class VersoClient {
         return base;
     }
 
+    /**
+     * A request carrying the API key of VERSO_API_KEY (or the system property verso.security.admin-api-key,
+     * set by the tests' shared context), for a service with security on.
+     */
+    private static HttpRequest.Builder request(URI uri) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
+        String key = System.getenv("VERSO_API_KEY") != null ? System.getenv("VERSO_API_KEY")
+                : System.getProperty("verso.security.admin-api-key");
+        return key == null || key.isEmpty() ? builder : builder.header("X-API-Key", key);
+    }
+
     void create(String table) throws IOException, InterruptedException {
         sql("DROP TABLE IF EXISTS " + table, "");
         sql(String.format(CREATE, table), "");
@@ -151,13 +162,13 @@ final class VersoClient {
     }
 
     long latestCommit() throws IOException, InterruptedException {
-        return commit(send(HttpRequest.newBuilder(URI.create(base + "/v1/commits/latest")).GET().build()));
+        return commit(send(request(URI.create(base + "/v1/commits/latest")).GET().build()));
     }
 
     /** A metric's value from the actuator, or null when the service does not have it. */
     Double metric(String name, String tag) {
         try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/metrics/" + name
+            HttpResponse<String> r = http.send(request(URI.create(base + "/actuator/metrics/" + name
                     + (tag == null ? "" : "?tag=" + tag))).timeout(Duration.ofSeconds(5)).GET().build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
@@ -181,7 +192,7 @@ final class VersoClient {
     // ---- plumbing ----------------------------------------------------------------------------------
 
     private String post(String path, String json) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(5))
+        return send(request(URI.create(base + path)).timeout(Duration.ofMinutes(5))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
@@ -197,7 +208,7 @@ final class VersoClient {
 
     /** GET, the body drained and counted; a 404 (a key not yet written at that commit) counts as a read. */
     private long get(String path, boolean notFoundIsAnswer) throws IOException, InterruptedException {
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+        HttpResponse<InputStream> r = http.send(request(URI.create(base + path))
                 .timeout(Duration.ofMinutes(5)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         long n = 0;
         byte[] buffer = new byte[65536];

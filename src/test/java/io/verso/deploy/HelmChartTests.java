@@ -254,6 +254,31 @@ class HelmChartTests {
     }
 
     @Test
+    void securityIsOnByDefaultAndTakesIssuerAdminKeyAndOrigins() {
+        Map<String, Object> data = map(single(render(template()), "ConfigMap"), "data");
+        assertThat(data).containsEntry("VERSO_SECURITY_MODE", "on").containsEntry("VERSO_SECURITY_JWT_ROLES_CLAIM", "roles")
+                .doesNotContainKeys("VERSO_SECURITY_JWT_ISSUER_URI", "VERSO_SECURITY_CORS_ALLOWED_ORIGINS");
+
+        List<Map<String, Object>> docs = render(template()
+                .set("security.jwt.issuerUri", "https://login.example.com/realms/verso")
+                .set("security.jwt.audience", "verso")
+                .set("security.jwt.rolesClaim", "realm_access.roles")
+                .set("security.adminApiKey.existingSecret", "verso-admin")
+                .set("security.corsAllowedOrigins[0]", "https://app.example.com")
+                .set("security.corsAllowedOrigins[1]", "https://admin.example.com")
+                .set("serviceMonitor.enabled", true));
+        assertThat(map(single(docs, "ConfigMap"), "data"))
+                .containsEntry("VERSO_SECURITY_JWT_ISSUER_URI", "https://login.example.com/realms/verso")
+                .containsEntry("VERSO_SECURITY_JWT_AUDIENCE", "verso")
+                .containsEntry("VERSO_SECURITY_JWT_ROLES_CLAIM", "realm_access.roles")
+                .containsEntry("VERSO_SECURITY_CORS_ALLOWED_ORIGINS", "https://app.example.com,https://admin.example.com");
+        assertThat(secretKeyRef(list(container(deployment(docs)), "env"), "VERSO_SECURITY_ADMIN_API_KEY"))
+                .containsEntry("name", "verso-admin").containsEntry("key", "admin-api-key");
+        Map<String, Object> scrape = first(map(single(docs, "ServiceMonitor"), "spec"), "endpoints");
+        assertThat(map(map(scrape, "authorization"), "credentials")).containsEntry("name", "verso-admin");
+    }
+
+    @Test
     void replicaCountIsRenderedWhenAutoscalingIsOff() {
         Map<String, Object> deployment = deployment(render(template().set("replicaCount", 3)));
         assertThat(map(deployment, "spec")).containsEntry("replicas", 3);

@@ -157,7 +157,8 @@ class BadInputTests extends IntegrationTest {
         for (HttpRequest.BodyPublisher body : List.of(HttpRequest.BodyPublishers.ofByteArray(huge),
                 HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)))) {
             HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri)
-                    .header("Content-Type", "application/json").POST(body).build(), HttpResponse.BodyHandlers.ofString());
+                    .header("Content-Type", "application/json")
+                    .header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).POST(body).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(413);
             assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                     v -> assertThat(v).startsWith("application/problem+json"));

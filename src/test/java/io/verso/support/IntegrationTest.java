@@ -19,6 +19,7 @@ public abstract class IntegrationTest {
 
     static {
         TestDatabase.ensure();
+        TestSecurity.ensure();
     }
 
     private static final AtomicInteger TABLES = new AtomicInteger();

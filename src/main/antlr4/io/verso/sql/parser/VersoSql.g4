@@ -24,6 +24,7 @@ statement
     | update
     | delete
     | select
+    | accessStatement
     ;
 
 // ---- DDL ------------------------------------------------------------------------------------
@@ -122,6 +123,25 @@ erase
 showTables      : SHOW TABLES ;
 showCreateTable : SHOW CREATE TABLE identifier ;
 describe        : (DESCRIBE | DESC) identifier ;
+
+// ---- access control (spec: Access control) --------------------------------------------------
+
+accessStatement
+    : CREATE ROLE identifier                                                 #createRole
+    | DROP ROLE (IF EXISTS)? identifier                                      #dropRole
+    | GRANT privilege ON grantTarget TO identifierList                       #grant
+    | REVOKE privilege ON grantTarget FROM identifierList                    #revoke
+    | SHOW GRANTS (FOR identifier)?                                          #showGrants
+    ;
+
+privilege
+    : SELECT | WRITE | ADMIN | ALL
+    ;
+
+grantTarget
+    : TABLE identifierList                                                   #tablesTarget
+    | ALL TABLES                                                             #allTablesTarget
+    ;
 
 // ---- writes ---------------------------------------------------------------------------------
 
@@ -397,6 +417,7 @@ nonReserved
     | OUTER | WITHOUT | AT | RETENTION | RESET | COMMITS | ERASE
     | ROWS | RANGE | ROW | PRECEDING | FOLLOWING | UNBOUNDED | LEADING | TRAILING | TIMESTAMPTZ
     | INTERVAL | VIEW | CHARACTER | VARYING | EXTRACT | POSITION | SUBSTRING | TRIM
+    | ROLE | GRANTS | WRITE | ADMIN
     ;
 
 // ---- lexer ----------------------------------------------------------------------------------
@@ -424,6 +445,9 @@ TABLE: T A B L E; TABLES: T A B L E S; THEN: T H E N; TIME: T I M E;
 TIMESTAMP: T I M E S T A M P; TO: T O; TRUE: T R U E; UPDATE: U P D A T E;
 UPSERT: U P S E R T; VALID: V A L I D; VALUES: V A L U E S; VERSIONED: V E R S I O N E D;
 WHEN: W H E N; WHERE: W H E R E; WITH: W I T H; WITHOUT: W I T H O U T; ZONE: Z O N E;
+// Access control.
+ADMIN: A D M I N; GRANT: G R A N T; GRANTS: G R A N T S; REVOKE: R E V O K E;
+ROLE: R O L E; WRITE: W R I T E;
 
 EQ: '='; NEQ: '<>' | '!='; LT: '<'; LTE: '<='; GT: '>'; GTE: '>=';
 PLUS: '+'; MINUS: '-'; ASTERISK: '*'; SLASH: '/'; PERCENT: '%'; CONCAT: '||';

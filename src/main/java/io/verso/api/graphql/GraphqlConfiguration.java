@@ -2,6 +2,9 @@ package io.verso.api.graphql;
 
 import graphql.execution.instrumentation.Instrumentation;
 import io.verso.catalog.Catalog;
+import io.verso.security.AccessControl;
+import io.verso.security.Caller;
+import io.verso.security.VersoPrincipal;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -30,9 +33,22 @@ class GraphqlConfiguration {
     @Bean
     GraphQlSource graphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
                                 GraphqlProperties properties, ObjectProvider<DataFetcherExceptionResolver> resolvers,
-                                ObjectProvider<Instrumentation> instrumentations) {
+                                ObjectProvider<Instrumentation> instrumentations, AccessControl access) {
+        RefreshingGraphQlSource.Audience audience = new RefreshingGraphQlSource.Audience() {
+            @Override
+            public String key() {
+                VersoPrincipal caller = Caller.current();
+                return caller.admin() ? null : new java.util.TreeSet<>(caller.roles()).toString();
+            }
+
+            @Override
+            public java.util.List<io.verso.catalog.TableDef> visible(java.util.List<io.verso.catalog.TableDef> all) {
+                VersoPrincipal caller = Caller.current();
+                return all.stream().filter(t -> access.readable(caller, t)).toList();
+            }
+        };
         return new RefreshingGraphQlSource(jdbc, transactions, catalog, properties,
-                resolvers.orderedStream().toList(), instrumentations.orderedStream().toList());
+                resolvers.orderedStream().toList(), instrumentations.orderedStream().toList(), audience);
     }
 
     /** One loader for every field: all jobs dispatched together become one engine call. */

@@ -52,11 +52,15 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private final List<DataFetcherExceptionResolver> resolvers;
     private final List<Instrumentation> instrumentations;
     private final AtomicReference<Built> current = new AtomicReference<>();
+    /** Schemas of callers who see fewer tables than the whole catalog, by fingerprint and audience. */
+    private final ConcurrentMap<String, Built> narrowed = new ConcurrentHashMap<>();
+    private final Audience audience;
     private final ConcurrentMap<String, CompletableFuture<Built>> building = new ConcurrentHashMap<>();
 
     RefreshingGraphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
                             GraphqlProperties properties, List<DataFetcherExceptionResolver> resolvers,
-                            List<Instrumentation> instrumentations) {
+                            List<Instrumentation> instrumentations, Audience audience) {
+        this.audience = audience;
         this.jdbc = jdbc;
         this.snapshot = new TransactionTemplate(transactions);
         snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
@@ -77,8 +81,30 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         return fresh().schema();
     }
 
+    /**
+     * Who the schema is built for: callers with the same key see the same tables. Each caller's schema
+     * holds only the tables it may read (spec: Access control), so others' tables are not even named.
+     */
+    interface Audience {
+        /** The calling audience's key; null for a caller who sees every table. */
+        String key();
+
+        List<TableDef> visible(List<TableDef> all);
+    }
+
     private Built fresh() {
         String fingerprint = jdbc.queryForObject(FINGERPRINT, String.class);
+        String key = audience.key();
+        if (key != null) {
+            String slot = fingerprint + "|" + key;
+            Built mine = narrowed.get(slot);
+            if (mine == null) {
+                narrowed.keySet().removeIf(k -> !k.startsWith(fingerprint + "|"));
+                mine = build();
+                narrowed.put(slot, mine);
+            }
+            return mine;
+        }
         Built published = current.get();
         if (published != null && published.fingerprint().equals(fingerprint)) {
             return published;
@@ -106,7 +132,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         record Snapshot(String fingerprint, List<TableDef> tables) {
         }
         Snapshot read = snapshot.execute(status ->
-                new Snapshot(jdbc.queryForObject(FINGERPRINT, String.class), catalog.all()));
+                new Snapshot(jdbc.queryForObject(FINGERPRINT, String.class), audience.visible(catalog.all())));
         SchemaFactory factory = new SchemaFactory(properties);
         GraphQLSchema schema = factory.build(read.tables());
         if (!factory.skipped().isEmpty()) {

@@ -90,6 +90,30 @@ public sealed interface Statement {
     record Describe(Ident table, Pos pos) implements Statement {
     }
 
+    // ---- access control ------------------------------------------------------------------------
+
+    /** Statements that manage roles and grants; they need ADMIN, checked where they run. */
+    sealed interface Access extends Statement {
+    }
+
+    record CreateRole(Ident role, Pos pos) implements Access {
+    }
+
+    record DropRole(Ident role, boolean ifExists, Pos pos) implements Access {
+    }
+
+    /**
+     * GRANT, or REVOKE ({@code revoke}); {@code privilege} null means ALL; {@code tables} empty means
+     * ALL TABLES.
+     */
+    record Grant(boolean revoke, String privilege, List<Ident> tables, List<Ident> roles, Pos pos)
+            implements Access {
+    }
+
+    /** {@code role} null lists every role. */
+    record ShowGrants(Ident role, Pos pos) implements Access {
+    }
+
     // ---- writes --------------------------------------------------------------------------------
 
     /**
@@ -130,6 +154,6 @@ public sealed interface Statement {
     /** Whether the statement makes a commit: everything but reads and catalog listings. */
     default boolean writes() {
         return !(this instanceof Select || this instanceof ShowTables || this instanceof ShowCreateTable
-                || this instanceof Describe);
+                || this instanceof Describe || this instanceof ShowGrants);
     }
 }

@@ -1,6 +1,7 @@
 package io.verso.api.graphql;
 
 import io.verso.support.IntegrationTest;
+import io.verso.support.TestSecurity;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,6 +28,7 @@ abstract class GraphqlSupport extends IntegrationTest {
         WebTestClient client = WebTestClient.bindToServer(new JdkClientHttpConnector())
                 .baseUrl("http://localhost:" + port + "/graphql")
                 .responseTimeout(Duration.ofSeconds(60))
+                .defaultHeader(TestSecurity.HEADER, TestSecurity.ADMIN_KEY)
                 .build();
         graphql = HttpGraphQlTester.create(client);
     }

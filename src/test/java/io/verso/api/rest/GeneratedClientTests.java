@@ -44,6 +44,8 @@ class GeneratedClientTests extends IntegrationTest {
     @BeforeEach
     void client() {
         ApiClient client = new ApiClient();
+        client.setRequestInterceptor(r -> r.header(io.verso.support.TestSecurity.HEADER,
+                io.verso.support.TestSecurity.ADMIN_KEY));
         client.updateBaseUri("http://localhost:" + port);
         tables = new TablesApi(client);
         rows = new RowsApi(client);

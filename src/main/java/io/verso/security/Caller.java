@@ -1,0 +1,54 @@
+package io.verso.security;
+
+import java.util.Set;
+import java.util.function.Supplier;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+/**
+ * The principal of the running request, as the engine asks for it. With security on, a request
+ * that carries no credentials reaches the engine as {@link #NOBODY} (no roles: every table unknown),
+ * never as an administrator; the service's own work runs {@link #asSystem}.
+ */
+public final class Caller {
+
+    /** No credentials: no role, no table. */
+    public static final VersoPrincipal NOBODY = new VersoPrincipal("anonymous", Set.of(), false);
+
+    private static volatile boolean securityOn = true;
+    private static final ThreadLocal<VersoPrincipal> OVERRIDE = new ThreadLocal<>();
+
+    private Caller() {
+    }
+
+    static void securityOn(boolean on) {
+        securityOn = on;
+    }
+
+    public static VersoPrincipal current() {
+        VersoPrincipal override = OVERRIDE.get();
+        if (override != null) {
+            return override;
+        }
+        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        if (authentication != null && authentication.getPrincipal() instanceof VersoPrincipal principal) {
+            return principal;
+        }
+        return securityOn ? NOBODY : VersoPrincipal.SYSTEM;
+    }
+
+    /** Runs the service's own work (retention) with every privilege. */
+    public static <T> T asSystem(Supplier<T> work) {
+        VersoPrincipal previous = OVERRIDE.get();
+        OVERRIDE.set(VersoPrincipal.SYSTEM);
+        try {
+            return work.get();
+        } finally {
+            if (previous == null) {
+                OVERRIDE.remove();
+            } else {
+                OVERRIDE.set(previous);
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.verso.security;
+
+import io.verso.error.ErrorCode;
+import io.verso.ops.RequestIdFilter;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Problem details written by filters, before any controller runs (refused credentials, CORS,
+ * idempotency): the same fields as {@code api.rest.ProblemAdvice} renders.
+ */
+public final class Problems {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private Problems() {
+    }
+
+    public static void write(HttpServletResponse response, ErrorCode code, String detail) throws IOException {
+        if (response.isCommitted()) {
+            return;
+        }
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("type", "https://verso.dev/problems/" + code.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        String words = code.name().replace('_', ' ').toLowerCase(Locale.ROOT);
+        problem.put("title", Character.toUpperCase(words.charAt(0)) + words.substring(1));
+        problem.put("status", code.status());
+        problem.put("detail", detail);
+        problem.put("code", code.name());
+        String requestId = RequestIdFilter.current();
+        if (requestId != null) {
+            problem.put("requestId", requestId);
+        }
+        response.setStatus(code.status());
+        response.setContentType("application/problem+json");
+        response.setCharacterEncoding("UTF-8");
+        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
+    }
+}
