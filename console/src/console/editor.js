@@ -28,6 +28,7 @@ export function createEditor(parent, { doc, onRun, onChange, label }) {
       basicSetup,
       sql({ dialect: versoDialect, upperCaseKeywords: true }),
       lintGutter(),
+      EditorView.lineWrapping,
       EditorView.contentAttributes.of({ 'aria-label': label, 'aria-multiline': 'true' }),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) {

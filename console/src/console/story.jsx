@@ -152,7 +152,7 @@ function GroupStory({ group, versions, latest, at }) {
     const options = {
       indexAxis: 'y', animation: false, responsive: true, maintainAspectRatio: false,
       scales: {
-        x: { type: 'linear', min: first - 0.5, max: end, title: { display: true, text: 'commit' }, ticks: { stepSize: 1, precision: 0 } },
+        x: { type: 'linear', min: first - 0.5, max: end, title: { display: true, text: 'commit' }, ticks: { stepSize: 1, callback: (v) => (Number.isInteger(v) ? v : '') } },
         y: { type: 'category', title: { display: true, text: 'position (greatest on top)' } },
       },
       plugins: {
