@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -72,9 +73,11 @@ public class StatementEngine {
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
     private final EngineObserver observer;
+    private final ReadRouter router;
 
     public StatementEngine(Catalog catalog, CommitRepository commits, SqlRunner sql, VersoProperties properties,
-                           PlatformTransactionManager transactions, EngineObserver observer) {
+                           PlatformTransactionManager transactions, EngineObserver observer,
+                           ObjectProvider<ReadRouter> router) {
         this.catalog = catalog;
         this.lifecycle = new Lifecycle(catalog, sql);
         this.commits = commits;
@@ -84,6 +87,7 @@ public class StatementEngine {
         // the connection, which would cost a round trip to set and another to reset per request.
         this.transaction = new TransactionTemplate(transactions);
         this.observer = observer;
+        this.router = router.getIfAvailable(() -> ReadRouter.PRIMARY_ONLY);
     }
 
     public ExecutionResult execute(String text, List<Object> params) {
@@ -119,7 +123,14 @@ public class StatementEngine {
         }
         boolean writes = script.statements().stream().anyMatch(Statement::writes);
         try {
-            return transaction.execute(status -> new Request(params, writes, actor).run(script.statements()));
+            if (!writes) {
+                return router.read(target -> transaction.execute(status ->
+                        new Request(params, false, actor, target).run(script.statements())));
+            }
+            Request request = new Request(params, true, actor, null);
+            ExecutionResult result = transaction.execute(status -> request.run(script.statements()));
+            router.committed(result.commit(), request.catalogChanged);
+            return result;
         } catch (VersoException e) {
             throw e;
         } catch (DataAccessException | TransactionException e) {
@@ -132,17 +143,20 @@ public class StatementEngine {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
+        private final ReadRouter.ReadTarget target;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
         private AsOfResolver asOf;
         private Catalog.Snapshot catalogSnapshot;
         private int position;
+        private boolean catalogChanged;
 
-        Request(List<Object> params, boolean writes, String actor) {
+        Request(List<Object> params, boolean writes, String actor, ReadRouter.ReadTarget target) {
             this.params = params;
             this.writes = writes;
             this.actor = actor;
+            this.target = target;
         }
 
         @Override
@@ -185,6 +199,7 @@ public class StatementEngine {
                             return new long[] {rs.getLong(1), rs.getLong(2)};
                         });
                 latest = state[0];
+                target.snapshot(latest, state[1]);
                 catalogSnapshot = catalog.snapshot(state[1]);
             }
             asOf = new AsOfResolver(params, latest);
@@ -215,6 +230,7 @@ public class StatementEngine {
 
         @Override
         public void catalogChanged() {
+            catalogChanged = true;
             tables.clear();
         }
 
