@@ -110,6 +110,15 @@ public class Catalog {
         jdbc.update("UPDATE verso.catalog_version SET version = version + 1");
     }
 
+    /**
+     * Marks, in the caller's transaction, a change to what past commits read that leaves the
+     * definitions alone (an erasure): readers of replicas wait for the catalog version it makes.
+     */
+    @Transactional
+    public void historyRewritten() {
+        changed();
+    }
+
     public List<TableDef> all() {
         return tables.findAllByOrderByName().stream().map(Catalog::toDef).toList();
     }

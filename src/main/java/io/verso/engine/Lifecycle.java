@@ -243,6 +243,8 @@ final class Lifecycle {
         long deleted = sql.update(LifecycleCompiler.deleteHistory(table, before));
         if (before > table.horizon()) {
             catalog.update(table.withHorizon(before));
+        } else if (deleted > 0) {
+            catalog.historyRewritten();
         }
         request.catalogChanged();
         request.touch(table.name(), deleted);
@@ -302,6 +304,10 @@ final class Lifecycle {
                 .bind(JSON.writeValueAsString(recorded)).sql(" AS jsonb), ").bind(request.actor()).sql(")")
                 .sql(" ON CONFLICT (commit_seq, table_name) DO UPDATE SET keys = verso.erasures.keys || EXCLUDED.keys")
                 .build());
+        // Erased keys change answers AS OF earlier commits: a new catalog version tells replicas'
+        // readers to wait for it (io.verso.replica).
+        catalog.historyRewritten();
+        request.catalogChanged();
         request.touch(table.name(), removed);
         return new StatementResult.Changed("ERASE", table.name(), true, removed);
     }

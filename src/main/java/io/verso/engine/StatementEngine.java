@@ -54,6 +54,7 @@ import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -83,10 +84,11 @@ public class StatementEngine {
     private final Views views;
     private final AccessControl access;
     private final AccessStatements accessStatements;
+    private final ReadRouter router;
 
     public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
-                           EngineObserver observer, AccessControl access) {
+                           EngineObserver observer, AccessControl access, ObjectProvider<ReadRouter> router) {
         this.catalog = catalog;
         this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
@@ -99,6 +101,7 @@ public class StatementEngine {
         this.observer = observer;
         this.access = access;
         this.accessStatements = new AccessStatements(access, catalog);
+        this.router = router.getIfAvailable(() -> ReadRouter.PRIMARY_ONLY);
     }
 
     public ExecutionResult execute(String text, List<Object> params) {
@@ -138,8 +141,15 @@ public class StatementEngine {
         boolean writes = script.statements().stream().anyMatch(Statement::writes);
         try {
             VersoPrincipal principal = Caller.current();
-            return transaction.execute(status -> new Request(params, writes, principal,
-                    principal.name() != null ? principal.name() : actor).run(script.statements()));
+            String recorded = principal.name() != null ? principal.name() : actor;
+            if (!writes) {
+                return router.read(target -> transaction.execute(status ->
+                        new Request(params, false, principal, recorded, target).run(script.statements())));
+            }
+            Request request = new Request(params, true, principal, recorded, null);
+            ExecutionResult result = transaction.execute(status -> request.run(script.statements()));
+            router.committed(result.commit(), request.catalogChanged);
+            return result;
         } catch (VersoException e) {
             throw e;
         } catch (DataAccessException | TransactionException e) {
@@ -155,6 +165,7 @@ public class StatementEngine {
         private final VersoPrincipal principal;
         /** What the running statement needs on the tables it names. */
         private Privilege needed = Privilege.SELECT;
+        private final ReadRouter.ReadTarget target;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
@@ -162,12 +173,15 @@ public class StatementEngine {
         private AsOfResolver asOf;
         private Catalog.Snapshot catalogSnapshot;
         private int position;
+        private boolean catalogChanged;
 
-        Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor) {
+        Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
+                ReadRouter.ReadTarget target) {
             this.params = params;
             this.writes = writes;
             this.principal = principal;
             this.actor = actor;
+            this.target = target;
         }
 
         @Override
@@ -223,6 +237,7 @@ public class StatementEngine {
                             return new long[] {rs.getLong(1), rs.getLong(2)};
                         });
                 latest = state[0];
+                target.snapshot(latest, state[1]);
                 catalogSnapshot = catalog.snapshot(state[1]);
             }
             asOf = new AsOfResolver(params, latest, this::commitAt);
@@ -286,6 +301,7 @@ public class StatementEngine {
 
         @Override
         public void catalogChanged() {
+            catalogChanged = true;
             tables.clear();
         }
 

@@ -7,6 +7,7 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
 import com.marcnuri.helm.TemplateCommand;
 import io.verso.config.VersoProperties;
+import io.verso.replica.ReplicaProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -323,6 +324,42 @@ class HelmChartTests {
         Binder defaults = binderOver(map(single(render(template()), "ConfigMap"), "data"));
         assertThat(defaults.bind("spring.graphql.graphiql.enabled", Boolean.class).get()).isFalse();
         assertThat(defaults.bind("spring.datasource.hikari.maximum-pool-size", Integer.class).get()).isEqualTo(10);
+    }
+
+    @Test
+    void readReplicasReachTheRouterSettingsAndTheirOwnCredentials() {
+        String replica1 = "jdbc:postgresql://db-replica-1:5432/verso";
+        String replica2 = "jdbc:postgresql://db-replica-2:5432/verso?sslmode=require";
+        List<Map<String, Object>> docs = render(template()
+                .set("readReplicas.urls[0]", replica1)
+                .set("readReplicas.urls[1]", replica2)
+                .set("readReplicas.existingSecret", "verso-replica-db")
+                .set("readReplicas.maxWait", "250ms")
+                .set("readReplicas.poolSize", 4));
+        Map<String, Object> data = map(single(docs, "ConfigMap"), "data");
+        assertThat(data).containsEntry("VERSO_READ_REPLICAS", replica1 + "," + replica2);
+
+        ReplicaProperties replicas = binderOver(data).bind("verso", ReplicaProperties.class).get();
+        assertThat(replicas.urls()).containsExactly(replica1, replica2);
+        assertThat(replicas.replica().maxWait()).isEqualTo(Duration.ofMillis(250));
+        assertThat(replicas.replica().poolSize()).isEqualTo(4);
+
+        List<Map<String, Object>> env = list(container(deployment(docs)), "env");
+        assertThat(secretKeyRef(env, "VERSO_REPLICA_USERNAME")).containsEntry("name", "verso-replica-db")
+                .containsEntry("key", "username");
+        assertThat(secretKeyRef(env, "VERSO_REPLICA_PASSWORD")).containsEntry("name", "verso-replica-db")
+                .containsEntry("key", "password");
+    }
+
+    @Test
+    void withoutReadReplicasNothingAboutThemIsRendered() {
+        List<Map<String, Object>> docs = render(template().set("readReplicas.existingSecret", "ignored"));
+        Map<String, Object> data = map(single(docs, "ConfigMap"), "data");
+        assertThat(data).doesNotContainKeys("VERSO_READ_REPLICAS", "VERSO_REPLICA_MAX_WAIT", "VERSO_REPLICA_POOL_SIZE");
+        List<Map<String, Object>> env = list(container(deployment(docs)), "env");
+        assertThat(env).extracting(variable -> (String) variable.get("name"))
+                .noneMatch(name -> name.startsWith("VERSO_REPLICA"));
+        assertThat(binderOver(data).bind("verso", ReplicaProperties.class).get().urls()).isEmpty();
     }
 
     @Test

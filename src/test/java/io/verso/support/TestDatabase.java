@@ -20,6 +20,11 @@ public final class TestDatabase {
             return;
         }
         ready = true;
+        // A hot standby of the test database (.ci/run starts one): the shared context reads through it.
+        String replica = System.getenv("VERSO_TEST_REPLICA_URL");
+        if (replica != null && !replica.isBlank()) {
+            System.setProperty("verso.read-replicas", replica);
+        }
         if (System.getenv("SPRING_DATASOURCE_URL") != null || System.getProperty("spring.datasource.url") != null) {
             return;
         }

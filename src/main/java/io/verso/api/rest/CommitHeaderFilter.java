@@ -1,0 +1,101 @@
+package io.verso.api.rest;
+
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.replica.ClientCommit;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Read-your-writes across instances and replicas: a request's {@code Verso-Min-Commit} header (the
+ * latest commit its caller has seen) is what its current reads must see, wherever they run; every
+ * response that made or read a commit carries it back in {@code Verso-Commit}, for the caller to
+ * send on its next request. See docs/replicas.md.
+ */
+@Component
+class CommitHeaderFilter extends OncePerRequestFilter {
+
+    static final String MIN_COMMIT = "Verso-Min-Commit";
+    static final String COMMIT = "Verso-Commit";
+
+    private final JsonMapper json;
+
+    CommitHeaderFilter(JsonMapper json) {
+        this.json = json;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String header = request.getHeader(MIN_COMMIT);
+        long minCommit = 0;
+        if (header != null && !header.isBlank()) {
+            try {
+                minCommit = Long.parseLong(header.trim());
+            } catch (NumberFormatException e) {
+                minCommit = -1;
+            }
+            if (minCommit < 0) {
+                VersoException error = VersoException.user(ErrorCode.INVALID_REQUEST, "header " + MIN_COMMIT
+                        + " must be a commit sequence (a non-negative integer), not '" + header + "'");
+                response.setStatus(error.code().status());
+                response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+                response.getOutputStream().write(json.writeValueAsBytes(ProblemAdvice.problem(error)));
+                return;
+            }
+        }
+        ClientCommit.begin(minCommit);
+        try {
+            chain.doFilter(request, new Stamped(response));
+        } finally {
+            ClientCommit.end();
+        }
+    }
+
+    /** Adds Verso-Commit just before the body starts, when the request has made or read a commit. */
+    private static final class Stamped extends HttpServletResponseWrapper {
+        private boolean stamped;
+
+        Stamped(HttpServletResponse response) {
+            super(response);
+        }
+
+        private void stamp() {
+            if (!stamped && !isCommitted()) {
+                stamped = true;
+                long seen = ClientCommit.seen();
+                if (seen > 0) {
+                    setHeader(COMMIT, Long.toString(seen));
+                }
+            }
+        }
+
+        @Override
+        public ServletOutputStream getOutputStream() throws IOException {
+            stamp();
+            return super.getOutputStream();
+        }
+
+        @Override
+        public PrintWriter getWriter() throws IOException {
+            stamp();
+            return super.getWriter();
+        }
+
+        @Override
+        public void flushBuffer() throws IOException {
+            stamp();
+            super.flushBuffer();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.verso.replica;
+
+/**
+ * The commits of the HTTP request on this thread: the caller's {@code Verso-Min-Commit} (the latest
+ * commit it has seen, which its reads must see too) and the latest commit this request made or
+ * read, which the response returns as {@code Verso-Commit} for the caller to send back.
+ */
+public final class ClientCommit {
+
+    private static final ThreadLocal<long[]> CURRENT = new ThreadLocal<>();
+
+    private ClientCommit() {
+    }
+
+    /** Starts a request that has seen {@code minCommit} (0 when it names none). */
+    public static void begin(long minCommit) {
+        CURRENT.set(new long[] {minCommit, 0});
+    }
+
+    public static void end() {
+        CURRENT.remove();
+    }
+
+    /** The commit the caller has seen, 0 when none (or outside an HTTP request). */
+    public static long minCommit() {
+        long[] state = CURRENT.get();
+        return state == null ? 0 : state[0];
+    }
+
+    /** Records that this request made or read {@code commit}. */
+    public static void seen(long commit) {
+        long[] state = CURRENT.get();
+        if (state != null && commit > state[1]) {
+            state[1] = commit;
+        }
+    }
+
+    /** The latest commit this request made or read, 0 when none. */
+    public static long seen() {
+        long[] state = CURRENT.get();
+        return state == null ? 0 : state[1];
+    }
+}

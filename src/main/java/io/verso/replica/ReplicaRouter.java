@@ -1,0 +1,379 @@
+package io.verso.replica;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.verso.engine.ExecutionResult;
+import io.verso.engine.ReadRouter;
+import io.verso.engine.StatementResult;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionException;
+
+/**
+ * Sends each read-only request to a replica that can answer it exactly as the primary would, else
+ * to the primary. A replica serves a request only when its snapshot (checked inside the request's
+ * own transaction, not from a earlier poll) holds
+ * <ul>
+ * <li>every commit the request reads AS OF: the engine refuses a commit after its snapshot's
+ * latest with AS_OF_BEYOND_LATEST, and here that means "not replayed yet", so the request reruns
+ * on the primary;</li>
+ * <li>for a request that reads current state, every commit the caller has seen (Verso-Min-Commit)
+ * and every commit this instance has made or observed (its own receipts, other instances' commits
+ * within one check interval) — waiting up to {@code verso.replica.max-wait} for replay;</li>
+ * <li>the latest catalog version this instance knows: DDL, DELETE HISTORY, retention and ERASE each
+ * make a new catalog version, so an answer AS OF an old commit never comes from a replica that has
+ * not replayed an erasure or horizon move this instance knows of.</li>
+ * </ul>
+ * A replica that fails mid-request costs the request nothing: the read reruns on the primary and
+ * the replica is skipped until a check reaches it again.
+ */
+public final class ReplicaRouter implements ReadRouter, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicaRouter.class);
+
+    private static final String REPLICA_STATE = "SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), "
+            + "(SELECT version FROM verso.catalog_version), "
+            + "CASE WHEN pg_is_in_recovery() THEN pg_is_wal_replay_paused() ELSE false END";
+    private static final String PRIMARY_STATE = "SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), "
+            + "(SELECT version FROM verso.catalog_version)";
+
+    private final List<Replica> replicas = new ArrayList<>();
+    private final JdbcTemplate primary;
+    private final ReplicaProperties.Replica settings;
+    private final AtomicLong knownLatest = new AtomicLong();
+    private final AtomicLong knownCatalog = new AtomicLong();
+    private final AtomicInteger next = new AtomicInteger();
+    private final Counter primaryReads;
+    private final Counter replicaReads;
+    private final ScheduledExecutorService checker;
+    /** When each replica was last found caught up with the primary's latest commit (nanoTime). */
+    private final long[] caughtUpAt;
+
+    ReplicaRouter(ReplicaProperties properties, DataSource primaryDataSource, JdbcTemplate primary,
+                  MeterRegistry registry) throws SQLException {
+        this.primary = primary;
+        this.settings = properties.replica();
+        this.primaryReads = reads(registry, "primary");
+        this.replicaReads = reads(registry, "replica");
+        List<String> urls = properties.urls();
+        HikariDataSource primaryPool = primaryDataSource.isWrapperFor(HikariDataSource.class)
+                ? primaryDataSource.unwrap(HikariDataSource.class) : null;
+        for (int i = 0; i < urls.size(); i++) {
+            Replica replica = new Replica("replica-" + (i + 1), urls.get(i), pool(primaryPool, urls.get(i), i + 1));
+            replicas.add(replica);
+            register(registry, replica);
+        }
+        this.caughtUpAt = new long[replicas.size()];
+        if (replicas.isEmpty()) {
+            checker = null;
+        } else {
+            checker = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread thread = new Thread(r, "replica-check");
+                thread.setDaemon(true);
+                return thread;
+            });
+            checker.scheduleWithFixedDelay(this::check, 0, settings.checkInterval().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** A replica's pool: the primary pool's settings (init SQL, driver properties, credentials) on its URL. */
+    private HikariDataSource pool(HikariDataSource primaryPool, String url, int number) {
+        HikariConfig config = new HikariConfig();
+        if (primaryPool != null) {
+            primaryPool.copyStateTo(config);
+        }
+        config.setJdbcUrl(url);
+        config.setPoolName("replica-" + number);
+        if (settings.username() != null) {
+            config.setUsername(settings.username());
+        }
+        if (settings.password() != null) {
+            config.setPassword(settings.password());
+        }
+        if (settings.poolSize() != null) {
+            config.setMaximumPoolSize(settings.poolSize());
+        }
+        config.setMinimumIdle(Math.min(config.getMinimumIdle(), config.getMaximumPoolSize()));
+        // A replica that is down at start is skipped, not fatal; a dead one must not hold reads long.
+        config.setInitializationFailTimeout(-1);
+        config.setConnectionTimeout(settings.connectTimeout().toMillis());
+        config.setValidationTimeout(Math.min(config.getValidationTimeout(), settings.connectTimeout().toMillis()));
+        return new HikariDataSource(config);
+    }
+
+    private static Counter reads(MeterRegistry registry, String target) {
+        return Counter.builder("verso.reads")
+                .description("Read-only requests by where they ran: primary or replica")
+                .tag("target", target)
+                .register(registry);
+    }
+
+    private static void register(MeterRegistry registry, Replica replica) {
+        Gauge.builder("verso.replica.up", replica, r -> r.up ? 1 : 0)
+                .description("1 when the replica answered its last check or read, else 0")
+                .tag("replica", replica.name).register(registry);
+        Gauge.builder("verso.replica.lag.commits", replica, r -> r.lagCommits)
+                .description("Commits the replica had not replayed at its last check")
+                .tag("replica", replica.name).register(registry);
+        Gauge.builder("verso.replica.lag.seconds", replica, r -> r.lagSeconds)
+                .description("Seconds since the replica last held the primary's latest commit (0 when it does)")
+                .tag("replica", replica.name).register(registry);
+        Gauge.builder("verso.replica.replayed.commit", replica, r -> r.replayed)
+                .description("Latest commit seen on the replica")
+                .tag("replica", replica.name).register(registry);
+    }
+
+    List<Replica> replicas() {
+        return replicas;
+    }
+
+    long knownLatest() {
+        return knownLatest.get();
+    }
+
+    Duration maxLag() {
+        return settings.maxLag();
+    }
+
+    // ---- routing -------------------------------------------------------------------------------
+
+    @Override
+    public ExecutionResult read(Function<ReadTarget, ExecutionResult> attempt) {
+        long floor = Math.max(ClientCommit.minCommit(), knownLatest.get());
+        long catalogFloor = knownCatalog.get();
+        Replica replica = choose(floor, catalogFloor);
+        if (replica != null) {
+            ExecutionResult result = onReplica(replica, floor, catalogFloor, attempt);
+            if (result != null) {
+                replicaReads.increment();
+                ClientCommit.seen(result.readCommit());
+                return result;
+            }
+        }
+        ExecutionResult result = attempt.apply(this::learn);
+        primaryReads.increment();
+        ClientCommit.seen(result.readCommit());
+        return result;
+    }
+
+    @Override
+    public void committed(long commit, boolean catalogChanged) {
+        raise(knownLatest, commit);
+        ClientCommit.seen(commit);
+        if (catalogChanged && !replicas.isEmpty()) {
+            // Before the receipt leaves: no replica read through this instance may then miss the change.
+            refreshPrimary();
+        }
+    }
+
+    private void learn(long latestCommit, long catalogVersion) {
+        raise(knownLatest, latestCommit);
+        raise(knownCatalog, catalogVersion);
+    }
+
+    /**
+     * A replica known to hold {@code floor}, round robin; else one close behind (it may have caught
+     * up since it was last seen); else none.
+     */
+    private Replica choose(long floor, long catalogFloor) {
+        int n = replicas.size();
+        if (n == 0) {
+            return null;
+        }
+        int start = Math.floorMod(next.getAndIncrement(), n);
+        Replica close = null;
+        double closeEnough = 2.0 * settings.checkInterval().toMillis() / 1000.0;
+        for (int i = 0; i < n; i++) {
+            Replica r = replicas.get((start + i) % n);
+            if (!r.up) {
+                continue;
+            }
+            if (r.replayed >= floor && r.catalogVersion >= catalogFloor) {
+                return r;
+            }
+            if (close == null && !r.paused && r.lagSeconds <= closeEnough) {
+                close = r;
+            }
+        }
+        return close;
+    }
+
+    /** The request's result from {@code replica}, or null when the primary must answer it. */
+    private ExecutionResult onReplica(Replica replica, long floor, long catalogFloor,
+                                      Function<ReadTarget, ExecutionResult> attempt) {
+        long deadline = System.nanoTime() + settings.maxWait().toNanos();
+        while (true) {
+            RoutingDataSource.use(replica.pool);
+            try {
+                ExecutionResult result = attempt.apply((latest, version) -> {
+                    replica.saw(latest, version);
+                    if (version < catalogFloor) {
+                        throw new Behind();
+                    }
+                });
+                if (result.readCommit() >= floor || pinned(result)) {
+                    return result;
+                }
+                // It read current state from before a commit it must see: wait for replay, or the primary.
+            } catch (Behind e) {
+                // The catalog version it must see has not replayed yet.
+            } catch (VersoException e) {
+                if (e.code() == ErrorCode.AS_OF_BEYOND_LATEST) {
+                    return null; // a commit it has not replayed: the primary has it (or refuses it itself)
+                }
+                throw e;
+            } catch (DataAccessException | TransactionException e) {
+                if (callersFault(e)) {
+                    throw e;
+                }
+                if (unreachable(e)) {
+                    replica.failed(e);
+                    log.warn("read replica {} failed, reading from the primary: {}", replica.name, e.getMessage());
+                }
+                return null; // e.g. a query cancelled by a conflict with recovery: the primary answers
+            } finally {
+                RoutingDataSource.use(null);
+            }
+            if (!awaitReplay(replica, floor, catalogFloor, deadline)) {
+                return null;
+            }
+        }
+    }
+
+    /** Every statement read at a fixed commit: the answer does not depend on replay beyond it. */
+    private static boolean pinned(ExecutionResult result) {
+        return !result.results().isEmpty() && result.results().stream()
+                .allMatch(r -> r instanceof StatementResult.Rows rows && rows.asOfCommit() != null);
+    }
+
+    /** Polls the replica until it holds {@code floor} and {@code catalogFloor}; false at the deadline. */
+    private boolean awaitReplay(Replica replica, long floor, long catalogFloor, long deadline) {
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            try {
+                long[] state = replica.jdbc.query(PRIMARY_STATE, rs -> {
+                    rs.next();
+                    return new long[] {rs.getLong(1), rs.getLong(2)};
+                });
+                replica.saw(state[0], state[1]);
+                if (state[0] >= floor && state[1] >= catalogFloor) {
+                    return true;
+                }
+            } catch (DataAccessException e) {
+                replica.failed(e);
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** Errors the primary would raise as well: the request's own, not the replica's. */
+    private static boolean callersFault(RuntimeException e) {
+        String state = sqlState(e);
+        return state != null && (state.startsWith("22") || state.startsWith("42") || state.equals("57014"));
+    }
+
+    private static boolean unreachable(RuntimeException e) {
+        String state = sqlState(e);
+        return e instanceof CannotGetJdbcConnectionException || e instanceof CannotCreateTransactionException
+                || state == null || state.startsWith("08") || state.startsWith("57P") || state.startsWith("53");
+    }
+
+    private static String sqlState(RuntimeException e) {
+        Throwable cause = e instanceof DataAccessException dae ? dae.getMostSpecificCause() : e.getCause();
+        return cause instanceof SQLException sql ? sql.getSQLState() : null;
+    }
+
+    /** Abandons a replica attempt whose snapshot predates the catalog version it must see. */
+    private static final class Behind extends RuntimeException {
+        Behind() {
+            super(null, null, false, false);
+        }
+    }
+
+    // ---- checks --------------------------------------------------------------------------------
+
+    private void refreshPrimary() {
+        try {
+            long[] state = primary.query(PRIMARY_STATE, rs -> {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            });
+            learn(state[0], state[1]);
+        } catch (DataAccessException e) {
+            log.debug("primary check failed: {}", e.getMessage());
+        }
+    }
+
+    /** Every check interval: the primary's latest commit and catalog version, then each replica's. */
+    private void check() {
+        try {
+            refreshPrimary();
+            long primaryLatest = knownLatest.get();
+            for (int i = 0; i < replicas.size(); i++) {
+                Replica replica = replicas.get(i);
+                try {
+                    Object[] state = replica.jdbc.query(REPLICA_STATE, rs -> {
+                        rs.next();
+                        return new Object[] {rs.getLong(1), rs.getLong(2), rs.getBoolean(3)};
+                    });
+                    replica.saw((Long) state[0], (Long) state[1]);
+                    replica.paused = (Boolean) state[2];
+                    long now = System.nanoTime();
+                    if (replica.replayed >= primaryLatest || caughtUpAt[i] == 0) {
+                        caughtUpAt[i] = now;
+                    }
+                    replica.lagCommits = Math.max(0, primaryLatest - replica.replayed);
+                    replica.lagSeconds = replica.lagCommits == 0 ? 0 : (now - caughtUpAt[i]) / 1e9;
+                    if (!replica.up) {
+                        log.info("read replica {} is serving ({})", replica.name, replica.maskedUrl());
+                    }
+                    replica.error = null;
+                    replica.up = true;
+                } catch (RuntimeException e) {
+                    replica.failed(e);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("replica check failed", e);
+        }
+    }
+
+    private static void raise(AtomicLong value, long to) {
+        value.accumulateAndGet(to, Math::max);
+    }
+
+    @Override
+    public void destroy() {
+        if (checker != null) {
+            checker.shutdownNow();
+        }
+        replicas.forEach(r -> r.pool.close());
+    }
+}
