@@ -87,15 +87,15 @@ public class StatementEngine {
         this.observer = observer;
     }
 
-    public ExecutionResult execute(String text, List<Object> params) {
-        return execute(text, params, null);
-    }
-
-    /** Runs a request; {@code actor} names who asked (recorded with erasures), or null. */
-    public ExecutionResult execute(String text, List<Object> params, String actor) {
+    /**
+     * Runs a request given as statements: parsed from text by {@code /v1/sql}, or built directly by
+     * the REST and GraphQL surfaces and internal jobs, whose nodes carry the origin of the input they
+     * came from. {@code actor} names who asked (recorded with erasures), or null.
+     */
+    public ExecutionResult execute(SqlParser.Script script, List<Object> params, String actor) {
         long started = System.nanoTime();
         try {
-            ExecutionResult result = run(text, params, actor);
+            ExecutionResult result = run(script, params, actor);
             observer.executed(result, Duration.ofNanos(System.nanoTime() - started));
             return result;
         } catch (VersoException e) {
@@ -107,8 +107,12 @@ public class StatementEngine {
         }
     }
 
-    private ExecutionResult run(String text, List<Object> params, String actor) {
-        SqlParser.Script script = SqlParser.parse(text);
+    /** Statements a surface built, whose parameters are exactly {@code params}. */
+    public ExecutionResult execute(List<Statement> statements, List<Object> params, String actor) {
+        return execute(new SqlParser.Script(statements, params.size()), params, actor);
+    }
+
+    private ExecutionResult run(SqlParser.Script script, List<Object> params, String actor) {
         if (script.statements().size() > properties.maxStatements()) {
             throw VersoException.user(ErrorCode.TOO_MANY_STATEMENTS, "a request holds at most "
                     + properties.maxStatements() + " statements, not " + script.statements().size());
@@ -240,6 +244,15 @@ public class StatementEngine {
             }
             if (statement instanceof Statement.Delete d) {
                 return delete(d);
+            }
+            if (statement instanceof Statement.DeleteKeys d) {
+                TableDef table = keyedTable(d.table(), "DELETE");
+                List<RowInput> rows = WriteAnalyzer.tombstones(d, table, params);
+                if (rows.isEmpty()) {
+                    return StatementResult.Written.empty("DELETE", table.name());
+                }
+                return write("DELETE", table, rows.size(),
+                        WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, d.pos()));
             }
             if (statement instanceof Statement.CreateTable c) {
                 return createTable(c);
