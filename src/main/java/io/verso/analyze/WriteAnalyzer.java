@@ -6,6 +6,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.compile.WriteCompiler.GroupBatch;
 import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -47,7 +48,50 @@ public final class WriteAnalyzer {
                 values.put(named.get(i).name(), Values.valueOf(row.get(i), params));
                 positions.put(named.get(i).name(), row.get(i).pos());
             }
-            rows.add(new RowInput(values, positions, "row " + (r + 1)));
+            rows.add(new RowInput(values, positions, row.isEmpty() ? "row " + (r + 1) : Origin.row(row.get(0).pos().origin(), r)));
+        }
+        return rows;
+    }
+
+    /**
+     * The tombstones of a delete that names its keys, as rows: every key column, and the ordering
+     * columns of every group that holds versions, each given once.
+     */
+    public static List<RowInput> tombstones(Statement.DeleteKeys delete, TableDef table, List<Object> params) {
+        List<String> ordering = table.versionedGroups().stream().flatMap(g -> g.orderingColumns().stream()).toList();
+        List<RowInput> rows = new ArrayList<>();
+        for (int i = 0; i < delete.keys().size(); i++) {
+            Statement.Tombstone tombstone = delete.keys().get(i);
+            Map<String, Object> values = new LinkedHashMap<>();
+            Map<String, Pos> positions = new LinkedHashMap<>();
+            for (Statement.Assignment a : tombstone.values()) {
+                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                        ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                        a.column().pos()));
+                if (!column.isKey() && !ordering.contains(column.name())) {
+                    throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "a delete takes the key and the ordering "
+                            + "columns of " + table.name() + "; '" + column.name() + "' is neither", a.column().pos());
+                }
+                if (values.put(column.name(), Values.valueOf(a.value(), params)) != null) {
+                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is given twice",
+                            a.column().pos());
+                }
+                positions.put(column.name(), a.value().pos());
+            }
+            String where = "the tombstone of key " + i;
+            for (ColumnDef key : table.keyColumns()) {
+                if (values.get(key.name()) == null) {
+                    throw VersoException.at(ErrorCode.MISSING_KEY_VALUE, where + " gives no value for key column '"
+                            + key.name() + "'", tombstone.pos());
+                }
+            }
+            for (String column : ordering) {
+                if (values.get(column) == null) {
+                    throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, where
+                            + " needs a value for ordering column '" + column + "'", tombstone.pos());
+                }
+            }
+            rows.add(new RowInput(values, positions, where));
         }
         return rows;
     }

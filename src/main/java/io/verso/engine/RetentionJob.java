@@ -2,7 +2,10 @@ package io.verso.engine;
 
 import io.verso.catalog.Catalog;
 import io.verso.catalog.TableDef;
-import io.verso.sql.Dialect;
+import io.verso.sql.ast.AsOf;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,9 +65,12 @@ public class RetentionJob {
         if (cutoff <= 0) {
             return 0;
         }
+        Pos origin = Pos.pointer("retention");
+        Statement delete = new Statement.DeleteHistory(new Ident(table.name(), origin),
+                new AsOf.AtCommit(cutoff, origin), origin);
         // The service's own work: it runs with every privilege, whoever (if anyone) triggered it.
-        ExecutionResult result = io.verso.security.Caller.asSystem(() -> engine.execute("DELETE HISTORY FROM "
-                + Dialect.quote(table.name()) + " BEFORE COMMIT ?", List.of(cutoff), "retention"));
+        ExecutionResult result = io.verso.security.Caller.asSystem(
+                () -> engine.execute(List.of(delete), List.of(), "retention"));
         StatementResult.Changed changed = (StatementResult.Changed) result.results().get(0);
         log.info("history retention of {}: deleted {} versions before commit {}", table.name(), changed.count(), cutoff);
         return changed.count();

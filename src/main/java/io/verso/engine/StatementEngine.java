@@ -104,18 +104,17 @@ public class StatementEngine {
         this.router = router.getIfAvailable(() -> ReadRouter.PRIMARY_ONLY);
     }
 
-    public ExecutionResult execute(String text, List<Object> params) {
-        return execute(text, params, null);
-    }
-
     /**
-     * Runs a request for the calling principal ({@link Caller#current()}), whose privileges every table the
-     * statements touch is checked against; {@code actor} names who asked when security is off (no principal).
+     * Runs a request given as statements: parsed from text by {@code /v1/sql}, or built directly by
+     * the REST and GraphQL surfaces and internal jobs, whose nodes carry the origin of the input they
+     * came from. It runs for the calling principal ({@link Caller#current()}), whose privileges every
+     * table the statements touch is checked against; {@code actor} names who asked when security is
+     * off (no principal), or null.
      */
-    public ExecutionResult execute(String text, List<Object> params, String actor) {
+    public ExecutionResult execute(SqlParser.Script script, List<Object> params, String actor) {
         long started = System.nanoTime();
         try {
-            ExecutionResult result = run(text, params, actor);
+            ExecutionResult result = run(script, params, actor);
             observer.executed(result, Duration.ofNanos(System.nanoTime() - started));
             return result;
         } catch (VersoException e) {
@@ -127,8 +126,12 @@ public class StatementEngine {
         }
     }
 
-    private ExecutionResult run(String text, List<Object> params, String actor) {
-        SqlParser.Script script = SqlParser.parse(text);
+    /** Statements a surface built, whose parameters are exactly {@code params}. */
+    public ExecutionResult execute(List<Statement> statements, List<Object> params, String actor) {
+        return execute(new SqlParser.Script(statements, params.size()), params, actor);
+    }
+
+    private ExecutionResult run(SqlParser.Script script, List<Object> params, String actor) {
         if (script.statements().size() > properties.maxStatements()) {
             throw VersoException.user(ErrorCode.TOO_MANY_STATEMENTS, "a request holds at most "
                     + properties.maxStatements() + " statements, not " + script.statements().size());
@@ -329,6 +332,15 @@ public class StatementEngine {
             }
             if (statement instanceof Statement.Delete d) {
                 return delete(d);
+            }
+            if (statement instanceof Statement.DeleteKeys d) {
+                TableDef table = keyedTable(d.table(), "DELETE");
+                List<RowInput> rows = WriteAnalyzer.tombstones(d, table, params);
+                if (rows.isEmpty()) {
+                    return StatementResult.Written.empty("DELETE", table.name());
+                }
+                return write("DELETE", table, rows.size(),
+                        WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, d.pos()));
             }
             if (statement instanceof Statement.CreateTable c) {
                 return createTable(c);

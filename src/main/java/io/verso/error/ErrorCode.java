@@ -119,4 +119,17 @@ public enum ErrorCode {
     public int status() {
         return status;
     }
+
+    /** What kind of failure this is, for surfaces that classify errors without HTTP statuses. */
+    public enum Category { BAD_INPUT, NOT_FOUND, CONFLICT, UNAVAILABLE, INTERNAL }
+
+    public Category category() {
+        return switch (this) {
+            case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT -> Category.NOT_FOUND;
+            case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT -> Category.CONFLICT;
+            case STATEMENT_TIMEOUT, DATABASE_UNAVAILABLE -> Category.UNAVAILABLE;
+            case INTERNAL_ERROR -> Category.INTERNAL;
+            default -> Category.BAD_INPUT;
+        };
+    }
 }

@@ -18,30 +18,32 @@ public abstract sealed class VersoException extends RuntimeException
         return code;
     }
 
-    /** Bad input: a 4xx. {@code line}/{@code column} are 1-based positions in the request text, or 0. */
+    /** Bad input: a 4xx, located at its {@link Origin} in the caller's input where known. */
     public static final class UserError extends VersoException {
-        private final int line;
-        private final int column;
-        private final String pointer;
+        private final Origin origin;
 
-        public UserError(ErrorCode code, String message, int line, int column, String pointer) {
+        public UserError(ErrorCode code, String message, Origin origin) {
             super(code, message, null);
-            this.line = line;
-            this.column = column;
-            this.pointer = pointer;
+            this.origin = origin;
         }
 
+        /** Where in the caller's input the error is, or null. */
+        public Origin origin() {
+            return origin;
+        }
+
+        /** 1-based line in the request text, or 0 when the error is not located in text. */
         public int line() {
-            return line;
+            return origin instanceof Origin.Text t ? t.line() : 0;
         }
 
         public int column() {
-            return column;
+            return origin instanceof Origin.Text t ? t.column() : 0;
         }
 
-        /** A JSON pointer or parameter name naming the offending input, or null. */
+        /** A JSON pointer, parameter name or GraphQL argument path naming the offending input, or null. */
         public String pointer() {
-            return pointer;
+            return origin == null || origin instanceof Origin.Text ? null : origin.toString();
         }
     }
 
@@ -52,14 +54,20 @@ public abstract sealed class VersoException extends RuntimeException
     }
 
     public static UserError user(ErrorCode code, String message) {
-        return new UserError(code, message, 0, 0, null);
+        return new UserError(code, message, null);
     }
 
-    public static UserError at(ErrorCode code, String message, io.verso.sql.ast.Pos pos) {
-        return pos == null ? user(code, message) : new UserError(code, message, pos.line(), pos.column(), null);
+    public static UserError at(ErrorCode code, String message, Located where) {
+        return new UserError(code, message, where == null ? null : where.origin());
     }
 
+    /** An error about a JSON body field or a request parameter, named by {@code pointer}. */
     public static UserError pointing(ErrorCode code, String message, String pointer) {
-        return new UserError(code, message, 0, 0, pointer);
+        return new UserError(code, message, pointer == null ? null : new Origin.Pointer(pointer));
+    }
+
+    /** An error about a GraphQL argument, named by its path. */
+    public static UserError argument(ErrorCode code, String message, String path) {
+        return new UserError(code, message, new Origin.Argument(path));
     }
 }

@@ -1,6 +1,7 @@
 package io.verso.sql;
 
 import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Statement;
 import io.verso.sql.parser.VersoSqlLexer;
@@ -78,7 +79,7 @@ public final class SqlParser {
                     : "input";
             throw new VersoException.UserError(ErrorCode.SYNTAX_ERROR,
                     "syntax error at line " + line + ", column " + (charPosition + 1) + " near " + near + ": " + msg,
-                    line, charPosition + 1, null);
+                    new Origin.Text(line, charPosition + 1));
         }
     }
 

@@ -3,6 +3,9 @@ package io.verso.surface;
 import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementEngine;
 import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
+import io.verso.sql.ast.Statement;
+import java.util.List;
 import org.springframework.stereotype.Component;
 
 /** Runs a {@link Script} on the engine, in one transaction, and points its errors at the request. */
@@ -15,15 +18,30 @@ class Statements {
         this.engine = engine;
     }
 
+    /**
+     * Statements built from the request, whose nodes carry the origins of its fields; an error tied
+     * to no field (one PostgreSQL reported) names {@code fallbackPointer}.
+     */
+    ExecutionResult run(List<Statement> statements, List<Object> params, String fallbackPointer) {
+        try {
+            return engine.execute(statements, params, null);
+        } catch (VersoException.UserError e) {
+            if (e.origin() != null) {
+                throw e;
+            }
+            throw VersoException.pointing(e.code(), e.getMessage(), fallbackPointer);
+        }
+    }
+
     ExecutionResult run(Script script, String fallbackPointer) {
         try {
-            return engine.execute(script.text(), script.params());
+            return engine.execute(SqlParser.parse(script.text()), script.params(), null);
         } catch (VersoException.UserError e) {
             if (e.pointer() != null && e.line() <= 0) {
                 throw e;
             }
             // The position is in text the client never saw: name the input it came from instead.
-            throw new VersoException.UserError(e.code(), e.getMessage(), 0, 0, script.pointerAt(e, fallbackPointer));
+            throw VersoException.pointing(e.code(), e.getMessage(), script.pointerAt(e, fallbackPointer));
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.verso.surface;
 
-import io.verso.analyze.Values;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
@@ -10,6 +9,10 @@ import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
 import io.verso.surface.Resources.KeyOutcome;
 import io.verso.surface.Resources.WriteReceipt;
 import java.util.ArrayList;
@@ -23,8 +26,8 @@ import org.springframework.stereotype.Service;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Row writes: a batch of JSON rows becomes UPSERT (or INSERT) statements, a list of keys becomes
- * DELETE statements with explicit keys, all in one request and so one commit.
+ * Row writes: a batch of JSON rows becomes UPSERT (or INSERT) statements, a list of keys one
+ * delete that names its keys, built as syntax trees (never text) in one request and so one commit.
  */
 @Service
 public class WriteService {
@@ -55,12 +58,19 @@ public class WriteService {
             group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + groupName + "'", "/group"));
         }
-        String verb = !table.mode().keyed() || insertOnly ? "INSERT" : "UPSERT";
+        boolean insert = !table.mode().keyed() || insertOnly;
 
         // Consecutive rows naming the same columns share a statement; row order (which breaks ties
-        // between versions of one key in one request) is kept across statements.
-        Script script = new Script();
+        // between versions of one key in one request) is kept across statements. Every node carries
+        // the pointer of the body field it came from, so the engine's errors name that field.
+        Pos rowsPos = Pos.pointer("/rows");
+        Ident tableIdent = new Ident(table.name(), Pos.pointer("table"));
+        Ident groupIdent = group == null ? null : new Ident(group.name(), Pos.pointer("/group"));
+        List<Statement> built = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
         List<String> runColumns = null;
+        List<Ident> runIdents = null;
+        List<List<Expr>> runRows = null;
         for (int i = 0; i < rows.size(); i++) {
             String at = "/rows/" + i;
             JsonNode row = RequestJson.object(rows.get(i), at);
@@ -68,37 +78,26 @@ public class WriteService {
             checkRow(table, group, row, columns, at);
             if (runColumns == null || !new LinkedHashSet<>(runColumns).equals(new LinkedHashSet<>(columns))) {
                 if (runColumns != null) {
-                    endStatement(script, group);
+                    built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, rowsPos));
                 }
                 runColumns = columns;
-                script.mark("/rows").sql(verb).sql(" INTO ").mark("table").ident(table.name()).sql(" (");
-                for (int c = 0; c < columns.size(); c++) {
-                    script.sql(c == 0 ? "" : ", ").mark(at + "/" + RequestJson.token(columns.get(c)))
-                            .ident(columns.get(c));
+                runIdents = new ArrayList<>();
+                for (String column : columns) {
+                    runIdents.add(new Ident(column, Pos.pointer(at + "/" + RequestJson.token(column))));
                 }
-                script.mark("/rows").sql(") VALUES");
-            } else {
-                script.sql(",");
+                runRows = new ArrayList<>();
             }
-            script.newline().mark(at).sql("(");
-            for (int c = 0; c < runColumns.size(); c++) {
-                String column = runColumns.get(c);
+            List<Expr> values = new ArrayList<>(runColumns.size());
+            for (String column : runColumns) {
                 String pointer = at + "/" + RequestJson.token(column);
                 ColumnDef def = table.column(column).orElseThrow();
-                script.sql(c == 0 ? "" : ", ").mark(pointer).param(JsonForms.valuesItem(def, row.get(column), pointer));
+                values.add(new Expr.Parameter(params.size(), Pos.pointer(pointer)));
+                params.add(JsonForms.valuesItem(def, row.get(column), pointer));
             }
-            script.mark(at).sql(")");
+            runRows.add(values);
         }
-        endStatement(script, group);
-        ExecutionResult result = statements.run(script, "/rows");
-        return receipt(table, result);
-    }
-
-    private static void endStatement(Script script, GroupDef group) {
-        if (group != null) {
-            script.newline().mark("/group").sql("ATTRIBUTE GROUP ").ident(group.name());
-        }
-        script.sql(";").newline();
+        built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, rowsPos));
+        return receipt(table, statements.run(built, params, "/rows"));
     }
 
     /** Refuses, with a pointer to the field, what the engine would refuse only by statement position. */
@@ -161,12 +160,13 @@ public class WriteService {
             }
         }
         List<ColumnDef> keyColumns = table.keyColumns();
-        List<String> orderingColumns = table.groups().stream().flatMap(g -> g.orderingColumns().stream()).toList();
+        List<String> orderingColumns = table.versionedGroups().stream().flatMap(g -> g.orderingColumns().stream())
+                .toList();
 
-        // Keys with the same tombstone ordering and the same leading key values share one DELETE,
-        // whose WHERE names them explicitly (so tombstones are written even for keys with no live row).
-        Map<List<String>, DeleteGroup> groups = new LinkedHashMap<>();
-        List<String> requestKeys = new ArrayList<>();
+        // One statement that names its keys: each tombstone carries its key and ordering values, each
+        // value the pointer of the field it came from.
+        List<Statement.Tombstone> tombstones = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             String at = "/keys/" + i;
             JsonNode key = RequestJson.object(keys.get(i), at);
@@ -175,8 +175,7 @@ public class WriteService {
                     orderingColumn(table, name, at + "/" + RequestJson.token(name));
                 }
             }
-            List<Object> keyValues = new ArrayList<>();
-            List<String> texts = new ArrayList<>();
+            List<Statement.Assignment> values = new ArrayList<>();
             for (ColumnDef column : keyColumns) {
                 String pointer = at + "/" + RequestJson.token(column.name());
                 JsonNode value = key.get(column.name());
@@ -184,83 +183,42 @@ public class WriteService {
                     throw VersoException.pointing(ErrorCode.MISSING_KEY_VALUE, "key " + i
                             + " gives no value for key column '" + column.name() + "'", pointer);
                 }
-                Object param = JsonForms.param(column, value, pointer);
-                keyValues.add(param);
-                texts.add(Values.toText(column, param, null, null));
+                values.add(assignment(column.name(), JsonForms.param(column, value, pointer), pointer, params));
             }
-            requestKeys.add(String.join("\u0000", texts));
-            List<Object> orderingValues = new ArrayList<>();
-            List<String> groupKey = new ArrayList<>();
             for (String ordering : orderingColumns) {
                 String pointer = at + "/" + RequestJson.token(ordering);
                 JsonNode value = key.get(ordering);
-                Object param;
                 if (value != null && !value.isNull()) {
-                    param = JsonForms.param(table.column(ordering).orElseThrow(), value, pointer);
+                    values.add(assignment(ordering, JsonForms.param(table.column(ordering).orElseThrow(), value,
+                            pointer), pointer, params));
                 } else if (defaults.get(ordering) != null) {
-                    param = defaults.get(ordering);
+                    values.add(assignment(ordering, defaults.get(ordering), "/at/" + RequestJson.token(ordering),
+                            params));
                 } else {
                     throw VersoException.pointing(ErrorCode.MISSING_ORDERING_VALUE, "the tombstone of key " + i
                             + " needs a value for ordering column '" + ordering + "' (in the key or in \"at\")",
                             pointer);
                 }
-                orderingValues.add(param);
-                groupKey.add(Values.toText(table.column(ordering).orElseThrow(), param, null, null));
             }
-            groupKey.addAll(texts.subList(0, texts.size() - 1));
-            groups.computeIfAbsent(groupKey, k -> new DeleteGroup(orderingValues, keyValues, new ArrayList<>(),
-                    new ArrayList<>())).add(keyValues.get(keyValues.size() - 1), at);
+            tombstones.add(new Statement.Tombstone(values, Pos.pointer(at)));
         }
-
-        Script script = new Script();
-        for (DeleteGroup group : groups.values()) {
-            script.mark("/keys").sql("DELETE FROM ").mark("table").ident(table.name()).sql(" WHERE ");
-            for (int k = 0; k < keyColumns.size() - 1; k++) {
-                script.mark(group.pointers().get(0) + "/" + RequestJson.token(keyColumns.get(k).name()))
-                        .ident(keyColumns.get(k).name()).sql(" = ").param(group.prefix().get(k)).sql(" AND ");
-            }
-            String last = keyColumns.get(keyColumns.size() - 1).name();
-            script.ident(last).sql(" IN (");
-            for (int v = 0; v < group.lastValues().size(); v++) {
-                script.sql(v == 0 ? "" : ", ").mark(group.pointers().get(v) + "/" + RequestJson.token(last))
-                        .param(group.lastValues().get(v));
-            }
-            script.mark("/keys").sql(")");
-            if (!orderingColumns.isEmpty()) {
-                script.sql(" AT (");
-                for (int o = 0; o < orderingColumns.size(); o++) {
-                    script.sql(o == 0 ? "" : ", ").ident(orderingColumns.get(o)).sql(" = ")
-                            .mark(group.pointers().get(0) + "/" + RequestJson.token(orderingColumns.get(o)))
-                            .param(group.ordering().get(o));
-                }
-                script.sql(")");
-            }
-            script.mark("/keys").sql(";").newline();
-        }
-        ExecutionResult result = statements.run(script, "/keys");
-
-        Map<String, Boolean> outcomeByKey = new HashMap<>();
-        Map<String, String[]> textByKey = new HashMap<>();
-        long versions = 0;
-        long current = 0;
-        for (StatementResult statement : result.results()) {
-            StatementResult.Written written = (StatementResult.Written) statement;
-            versions += written.versions();
-            current += written.current();
-            for (int r = 0; r < written.keys().size(); r++) {
-                String text = String.join("\u0000", written.keys().get(r));
-                outcomeByKey.put(text, written.rowCurrent()[r]);
-                textByKey.put(text, written.keys().get(r));
-            }
-        }
+        Statement delete = new Statement.DeleteKeys(new Ident(table.name(), Pos.pointer("table")), tombstones,
+                Pos.pointer("/keys"));
+        ExecutionResult result = statements.run(List.of(delete), params, "/keys");
+        StatementResult.Written written = (StatementResult.Written) result.results().get(0);
         List<KeyOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < requestKeys.size(); i++) {
-            String text = requestKeys.get(i);
-            outcomes.add(new KeyOutcome(i, key(table, textByKey.get(text)),
-                    Boolean.TRUE.equals(outcomeByKey.get(text)) ? CURRENT : LOST));
+        for (int i = 0; i < written.rows(); i++) {
+            outcomes.add(new KeyOutcome(i, key(table, written.keys().get(i)), written.rowCurrent()[i] ? CURRENT : LOST));
         }
-        return new WriteReceipt(Commits.text(result.commit()), table.name(), keys.size(), versions, current,
-                versions - current, outcomes);
+        return new WriteReceipt(Commits.text(result.commit()), table.name(), keys.size(), written.versions(),
+                written.current(), written.lost(), outcomes);
+    }
+
+    private static Statement.Assignment assignment(String column, Object value, String pointer, List<Object> params) {
+        Statement.Assignment a = new Statement.Assignment(new Ident(column, Pos.pointer(pointer)),
+                new Expr.Parameter(params.size(), Pos.pointer(pointer)));
+        params.add(value);
+        return a;
     }
 
     private static ColumnDef orderingColumn(TableDef table, String name, String pointer) {
@@ -271,15 +229,6 @@ public class WriteService {
                     + "columns of " + table.name() + "; '" + name + "' is neither", pointer);
         }
         return column;
-    }
-
-    private record DeleteGroup(List<Object> ordering, List<Object> prefix, List<Object> lastValues,
-                               List<String> pointers) {
-        DeleteGroup add(Object lastValue, String pointer) {
-            lastValues.add(lastValue);
-            pointers.add(pointer);
-            return this;
-        }
     }
 
     private static WriteReceipt receipt(TableDef table, ExecutionResult result) {

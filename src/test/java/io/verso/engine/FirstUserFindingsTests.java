@@ -3,6 +3,7 @@ package io.verso.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verso.support.IntegrationTest;
+import io.verso.support.RestClient;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -21,6 +22,18 @@ class FirstUserFindingsTests extends IntegrationTest {
 
         assertThat(sql.rows("SELECT _group, _deleted FROM history(" + t + ") ORDER BY _commit, _group"))
                 .containsExactly(List.of("ga", "false"), List.of("ga", "true"), List.of("gb", "true"));
+        assertThat(sql.rows("SELECT * FROM " + t)).isEmpty();
+    }
+
+    @Test
+    void aRestValueErrorNamesTheRowItPointsAt() {
+        String t = table("rest_rows");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, amount NUMERIC(10,2)) UPSERT");
+        RestClient rest = new RestClient(port);
+        JsonNode problem = RestClient.problem(rest.json("{\"rows\": [{\"k\": 1, \"amount\": \"1.5\"}, "
+                + "{\"k\": 2, \"amount\": \"abc\"}]}").post("/v1/tables/" + t + "/rows"), 400, "INVALID_VALUE",
+                "/rows/1/amount");
+        assertThat(problem.get("detail").asString()).contains("row /rows/1").doesNotContain("row 2");
         assertThat(sql.rows("SELECT * FROM " + t)).isEmpty();
     }
 

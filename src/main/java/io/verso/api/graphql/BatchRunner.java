@@ -7,6 +7,7 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -109,7 +110,7 @@ class BatchRunner {
             try {
                 // Fields with no statement of their own (_commit) still need the snapshot's commit.
                 engineCalls.incrementAndGet();
-                result = engine.execute(text.length() == 0 ? "SHOW TABLES" : text.toString(), params);
+                result = engine.execute(SqlParser.parse(text.length() == 0 ? "SHOW TABLES" : text.toString()), params, null);
             } catch (VersoException.UserError e) {
                 Job culprit = culprit(pending, lines, e.line());
                 if (writes) {
@@ -186,6 +187,6 @@ class BatchRunner {
 
     private static VersoException notWritten(VersoException.UserError cause) {
         return new VersoException.UserError(cause.code(), "nothing was written: another mutation field of this "
-                + "request failed (" + cause.getMessage() + ")", 0, 0, null);
+                + "request failed (" + cause.getMessage() + ")", null);
     }
 }

@@ -3,6 +3,7 @@ package io.verso.api.graphql;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import graphql.schema.DataFetchingEnvironment;
+import io.verso.error.Origin;
 import io.verso.error.VersoException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,19 +42,19 @@ class GraphqlErrors implements DataFetcherExceptionResolver {
         Map<String, Object> extensions = new LinkedHashMap<>();
         extensions.put("code", verso.code().name());
         extensions.put("status", verso.code().status());
-        // Pointers starting with '/' name parts of a /v1/sql body; ours name GraphQL arguments.
-        if (verso instanceof VersoException.UserError user && user.pointer() != null && !user.pointer().startsWith("/")) {
-            extensions.put("argument", user.pointer());
+        extensions.put("category", verso.code().category().name());
+        if (verso instanceof VersoException.UserError user && user.origin() instanceof Origin.Argument argument) {
+            extensions.put("argument", argument.path());
         }
         return Mono.just(List.of(GraphqlErrorBuilder.newError(env).errorType(classify(verso)).message(verso.getMessage())
                 .extensions(extensions).build()));
     }
 
     private static ErrorType classify(VersoException e) {
-        int status = e.code().status();
-        if (status == 404) {
-            return ErrorType.NOT_FOUND;
-        }
-        return status >= 500 ? ErrorType.INTERNAL_ERROR : ErrorType.BAD_REQUEST;
+        return switch (e.code().category()) {
+            case BAD_INPUT, CONFLICT -> ErrorType.BAD_REQUEST;
+            case NOT_FOUND -> ErrorType.NOT_FOUND;
+            case UNAVAILABLE, INTERNAL -> ErrorType.INTERNAL_ERROR;
+        };
     }
 }

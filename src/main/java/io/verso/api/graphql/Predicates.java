@@ -22,7 +22,7 @@ final class Predicates {
             String field = entry.getKey();
             Object value = entry.getValue();
             if (value == null) {
-                throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "where." + field
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "where." + field
                         + " is null: leave it out, or use isNull", "where." + field);
             }
             switch (field) {
@@ -67,7 +67,7 @@ final class Predicates {
             Object operand = op.getValue();
             String path = "where." + column + "." + op.getKey();
             if (operand == null) {
-                throw VersoException.pointing(ErrorCode.INVALID_REQUEST, path
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, path
                         + " is null: comparisons with null match nothing; use isNull", path);
             }
             parts.add(switch (op.getKey()) {

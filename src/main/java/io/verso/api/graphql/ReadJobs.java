@@ -50,7 +50,7 @@ final class ReadJobs {
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "'" + cursor + "' is not a cursor this service made",
+        throw VersoException.argument(ErrorCode.INVALID_REQUEST, "'" + cursor + "' is not a cursor this service made",
                 "after");
     }
 

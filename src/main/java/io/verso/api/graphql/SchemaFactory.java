@@ -490,7 +490,7 @@ final class SchemaFactory {
             return properties.defaultLimit();
         }
         if (limit < 0 || limit > properties.maxLimit()) {
-            throw VersoException.pointing(ErrorCode.INVALID_LIMIT, "limit must be between 0 and "
+            throw VersoException.argument(ErrorCode.INVALID_LIMIT, "limit must be between 0 and "
                     + properties.maxLimit() + " (verso.graphql.max-limit), not " + limit, "limit");
         }
         return limit;
@@ -499,7 +499,7 @@ final class SchemaFactory {
     private static long offset(DataFetchingEnvironment env) {
         Integer offset = env.getArgument("offset");
         if (offset != null && offset < 0) {
-            throw VersoException.pointing(ErrorCode.INVALID_LIMIT, "offset must not be negative, not " + offset,
+            throw VersoException.argument(ErrorCode.INVALID_LIMIT, "offset must not be negative, not " + offset,
                     "offset");
         }
         return offset == null ? 0 : offset;
@@ -512,7 +512,7 @@ final class SchemaFactory {
         String after = env.getArgument("after");
         if (after != null) {
             if (env.getArgument("offset") != null) {
-                throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "give after or offset, not both", "after");
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "give after or offset, not both", "after");
             }
             long[] cursor = ReadJobs.decodeCursor(after);
             offset = cursor[1];

@@ -94,7 +94,7 @@ final class WriteJobs {
             this.rows = rows;
             this.group = group;
             if (rows.isEmpty()) {
-                throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "rows is empty: give at least one row",
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "rows is empty: give at least one row",
                         "rows");
             }
         }
@@ -118,7 +118,7 @@ final class WriteJobs {
         private Stmt statement(List<String> columns, List<Map<String, Object>> run) {
             Stmt.Builder b = Stmt.builder().sql(upsert ? "UPSERT INTO " : "INSERT INTO ").ident(table.name());
             if (columns.isEmpty()) {
-                throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "a row gives no column", "rows");
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "a row gives no column", "rows");
             }
             b.sql(" (");
             for (int i = 0; i < columns.size(); i++) {
@@ -162,7 +162,7 @@ final class WriteJobs {
             this.keys = keys;
             this.at = at == null ? Map.of() : at;
             if (keys.isEmpty()) {
-                throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "keys is empty: give at least one key",
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "keys is empty: give at least one key",
                         "keys");
             }
         }

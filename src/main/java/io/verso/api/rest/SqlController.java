@@ -5,6 +5,7 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +63,7 @@ class SqlController {
         if (params != null && params.isArray()) {
             params.forEach(p -> values.add(JsonValues.toJava(p)));
         }
-        return render(engine.execute(sql.asString(), values, actor));
+        return render(engine.execute(SqlParser.parse(sql.asString()), values, actor));
     }
 
     private static Map<String, Object> render(ExecutionResult result) {

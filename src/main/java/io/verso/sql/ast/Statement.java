@@ -138,6 +138,19 @@ public sealed interface Statement {
     record Delete(Ident table, Expr where, List<Assignment> at, Pos pos) implements Statement {
     }
 
+    /**
+     * A delete that names its keys: one tombstone per key, each with its key values and the
+     * ordering values it is written at. Built by the REST and GraphQL surfaces (the dialect says
+     * the same with a WHERE that fixes every key column); tombstones are written whether or not a
+     * key has a live row.
+     */
+    record DeleteKeys(Ident table, List<Tombstone> keys, Pos pos) implements Statement {
+    }
+
+    /** Key and ordering column values of one tombstone. */
+    record Tombstone(List<Assignment> values, Pos pos) {
+    }
+
     // ---- reads ---------------------------------------------------------------------------------
 
     record Select(Query query, Pos pos) implements Statement {
