@@ -11,12 +11,16 @@ import org.springframework.transaction.TransactionException;
  * PostgreSQL failures as Verso errors. Input the analyzer could not judge (a value PostgreSQL
  * rejects, an operator on the wrong types) is the caller's fault; everything else is ours.
  */
-final class PgErrors {
+public final class PgErrors {
 
     private PgErrors() {
     }
 
-    static VersoException translate(RuntimeException e) {
+    public static VersoException translate(RuntimeException e) {
+        if (poolExhausted(e)) {
+            return new VersoException.ServerError(ErrorCode.OVERLOADED, "too many requests are running: no database "
+                    + "connection became free in time; retry shortly", e);
+        }
         Throwable cause = e instanceof DataAccessException dae ? dae.getMostSpecificCause() : e;
         if (cause instanceof SQLException sql && sql.getSQLState() != null) {
             String state = sql.getSQLState();
@@ -53,5 +57,19 @@ final class PgErrors {
             return new VersoException.ServerError(ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable", e);
         }
         return new VersoException.ServerError(ErrorCode.INTERNAL_ERROR, "internal error", e);
+    }
+
+    /**
+     * The pool gave no connection in time while the database was reachable: Hikari's timeout carries the
+     * last connection failure as its cause when there was one (the database is away), none when every
+     * connection was simply busy.
+     */
+    private static boolean poolExhausted(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException timeout) {
+                return timeout.getCause() == null && timeout.getSQLState() == null;
+            }
+        }
+        return false;
     }
 }

@@ -48,7 +48,15 @@ final class ApiKeyFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<VersoPrincipal> principal = key.isEmpty() ? Optional.empty() : keys.authenticate(key);
+        Optional<VersoPrincipal> principal;
+        try {
+            principal = key.isEmpty() ? Optional.empty() : keys.authenticate(key);
+        } catch (org.springframework.dao.DataAccessException e) {
+            response.setHeader("Retry-After", "1");
+            Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE,
+                    "the database is unavailable, so the API key cannot be checked; retry shortly");
+            return;
+        }
         if (principal.isEmpty()) {
             SecurityContextHolder.clearContext();
             response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");

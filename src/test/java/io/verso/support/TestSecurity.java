@@ -33,6 +33,8 @@ public final class TestSecurity {
     public static final String ADMIN_KEY = "test-admin-" + UUID.randomUUID();
     public static final String ISSUER = "https://issuer.verso.test";
     public static final String AUDIENCE = "verso-tests";
+    /** The one browser origin the shared context allows (CORS). */
+    public static final String ALLOWED_ORIGIN = "https://app.verso.test";
 
     private static boolean ready;
 
@@ -50,6 +52,7 @@ public final class TestSecurity {
         System.setProperty("verso.security.jwt.issuer-uri", ISSUER);
         System.setProperty("verso.security.jwt.audience", AUDIENCE);
         System.setProperty("verso.security.graphiql", "true");
+        System.setProperty("verso.security.cors.allowed-origins", ALLOWED_ORIGIN);
         // Every RestAssured request of the suite is the admin's unless it sets another spec.
         RestAssured.requestSpecification = new RequestSpecBuilder().addHeader(HEADER, ADMIN_KEY).build();
     }

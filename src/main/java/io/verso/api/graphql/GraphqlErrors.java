@@ -33,6 +33,10 @@ class GraphqlErrors implements DataFetcherExceptionResolver {
         while (e instanceof CompletionException && e.getCause() != null) {
             e = e.getCause();
         }
+        if (e instanceof org.springframework.dao.DataAccessException
+                || e instanceof org.springframework.transaction.TransactionException) {
+            e = io.verso.engine.PgErrors.translate((RuntimeException) e);
+        }
         if (!(e instanceof VersoException verso)) {
             return Mono.empty();
         }

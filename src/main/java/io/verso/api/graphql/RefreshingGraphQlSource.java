@@ -93,7 +93,18 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     }
 
     private Built fresh() {
-        String fingerprint = jdbc.queryForObject(FINGERPRINT, String.class);
+        String fingerprint;
+        try {
+            fingerprint = jdbc.queryForObject(FINGERPRINT, String.class);
+        } catch (org.springframework.dao.DataAccessException e) {
+            // The database is away: serve the last schema, so each field answers DATABASE_UNAVAILABLE
+            // as a GraphQL error, rather than failing the whole request before execution.
+            Built last = current.get();
+            if (last == null || audience.key() != null) {
+                throw e;
+            }
+            return last;
+        }
         String key = audience.key();
         if (key != null) {
             String slot = fingerprint + "|" + key;

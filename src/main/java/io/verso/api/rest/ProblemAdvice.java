@@ -35,7 +35,19 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         if (e instanceof VersoException.ServerError) {
             log.error("request failed: {}", e.getMessage(), e);
         }
-        return ResponseEntity.status(e.code().status()).body(problem(e));
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(e.code().status());
+        if (e.code().status() == 503) {
+            // Database away, overload, timeout: worth retrying, after a pause.
+            response.header(HttpHeaders.RETRY_AFTER, "1");
+        }
+        return response.body(problem(e));
+    }
+
+    /** The database failing outside the engine (commit log, catalog look-ups, idempotency records). */
+    @ExceptionHandler({org.springframework.dao.DataAccessException.class,
+            org.springframework.transaction.TransactionException.class})
+    ResponseEntity<ProblemDetail> database(RuntimeException e) {
+        return verso(io.verso.engine.PgErrors.translate(e));
     }
 
     @ExceptionHandler(Exception.class)

@@ -1,0 +1,252 @@
+package io.verso.security;
+
+import io.verso.config.VersoProperties;
+import io.verso.error.ErrorCode;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Timestamp;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.ContentCachingResponseWrapper;
+
+/**
+ * {@code Idempotency-Key} on every write (any POST or DELETE: /v1/sql, REST, GraphQL): the first request
+ * with a key claims it for its principal in {@code verso.idempotency_keys} (its own small transaction,
+ * so the claim survives a restart), runs, and its response is stored; a retry with the same key and the
+ * same method, path and body gets that response again (header {@code Idempotency-Replayed: true})
+ * without running, so without a second commit. The same key with another request is 422; a retry while
+ * the first is still running is 409. A failure on our side (5xx) releases the key, so a retry runs.
+ * Keys are kept {@code verso.security.idempotency.retention}.
+ */
+@Component
+@Order(Ordered.LOWEST_PRECEDENCE - 10)
+class IdempotencyFilter extends OncePerRequestFilter {
+
+    static final String HEADER = "Idempotency-Key";
+    private static final Pattern KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
+
+    private final JdbcTemplate jdbc;
+    private final SecurityProperties properties;
+    private final VersoProperties limits;
+    private final AtomicLong claims = new AtomicLong();
+
+    IdempotencyFilter(JdbcTemplate jdbc, SecurityProperties properties, VersoProperties limits) {
+        this.jdbc = jdbc;
+        this.properties = properties;
+        this.limits = limits;
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        return request.getHeader(HEADER) == null
+                || !("POST".equals(request.getMethod()) || "DELETE".equals(request.getMethod()));
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String key = request.getHeader(HEADER);
+        if (!KEY.matcher(key).matches()) {
+            Problems.write(response, ErrorCode.INVALID_IDEMPOTENCY_KEY,
+                    "Idempotency-Key must be 1 to 255 visible ASCII characters");
+            return;
+        }
+        byte[] body = request.getInputStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8,
+                limits.maxRequestBytes() + 1));
+        if (body.length > limits.maxRequestBytes()) {
+            Problems.write(response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
+                    + limits.maxRequestBytes() + " bytes");
+            return;
+        }
+        VersoPrincipal caller = Caller.current();
+        String principal = caller.name() == null ? "-" : caller.name();
+        String hash = hash(request, body);
+        try {
+            if (!claim(principal, key, hash, request, response)) {
+                return;
+            }
+        } catch (DataAccessException e) {
+            response.setHeader("Retry-After", "1");
+            Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly");
+            return;
+        }
+        ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
+        boolean stored = false;
+        try {
+            chain.doFilter(new CachedBody(request, body), recorded);
+            if (recorded.getStatus() < 500) {
+                jdbc.update("UPDATE verso.idempotency_keys SET status = ?, content_type = ?, body = ? "
+                                + "WHERE principal = ? AND key = ?", recorded.getStatus(), recorded.getContentType(),
+                        recorded.getContentAsByteArray(), principal, key);
+                stored = true;
+            }
+        } finally {
+            if (!stored) {
+                release(principal, key);
+            }
+            recorded.copyBodyToResponse();
+        }
+    }
+
+    /** Claims the key, or answers the request from its first run; true when the request should run. */
+    private boolean claim(String principal, String key, String hash, HttpServletRequest request,
+                          HttpServletResponse response) throws IOException {
+        if (claims.incrementAndGet() % 1000 == 0) {
+            jdbc.update("DELETE FROM verso.idempotency_keys WHERE created_at < now() - CAST(? AS interval)",
+                    properties.idempotency().retention().toSeconds() + " seconds");
+        }
+        for (int attempt = 0; attempt < 3; attempt++) {
+            if (jdbc.update("INSERT INTO verso.idempotency_keys (principal, key, request_hash) VALUES (?, ?, ?) "
+                    + "ON CONFLICT DO NOTHING", principal, key, hash) == 1) {
+                return true;
+            }
+            List<Object[]> rows = jdbc.query("SELECT request_hash, status, content_type, body, created_at, "
+                            + "created_at < now() - CAST(? AS interval), created_at < now() - CAST(? AS interval) "
+                            + "FROM verso.idempotency_keys WHERE principal = ? AND key = ?",
+                    (rs, n) -> new Object[] {rs.getString(1), (Integer) rs.getObject(2), rs.getString(3),
+                            rs.getBytes(4), rs.getTimestamp(5), rs.getBoolean(6), rs.getBoolean(7)},
+                    properties.idempotency().retention().toSeconds() + " seconds",
+                    properties.idempotency().inFlight().toSeconds() + " seconds", principal, key);
+            if (rows.isEmpty()) {
+                continue; // released meanwhile: claim again
+            }
+            Object[] row = rows.get(0);
+            Timestamp created = (Timestamp) row[4];
+            if ((Boolean) row[5]) {
+                // Kept past its retention: forget it, then claim afresh.
+                jdbc.update("DELETE FROM verso.idempotency_keys WHERE principal = ? AND key = ? AND created_at = ?",
+                        principal, key, created);
+                continue;
+            }
+            if (!hash.equals(row[0])) {
+                Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_REUSED, "Idempotency-Key '" + key
+                        + "' was used with another request (method, path or body); use a new key for a new request");
+                return false;
+            }
+            if (row[1] == null) {
+                // Still unanswered: running, or its service died. Past the in-flight time, take it over.
+                if ((Boolean) row[6] && jdbc.update("UPDATE verso.idempotency_keys SET created_at = now() "
+                        + "WHERE principal = ? AND key = ? AND status IS NULL AND created_at = ?",
+                        principal, key, created) == 1) {
+                    return true;
+                }
+                response.setHeader("Retry-After", "1");
+                Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "a request with Idempotency-Key '" + key
+                        + "' is still running; retry when it has answered");
+                return false;
+            }
+            response.setStatus((Integer) row[1]);
+            if (row[2] != null) {
+                response.setContentType((String) row[2]);
+            }
+            response.setHeader("Idempotency-Replayed", "true");
+            byte[] stored = (byte[]) row[3];
+            if (stored != null) {
+                response.getOutputStream().write(stored);
+            }
+            return false;
+        }
+        response.setHeader("Retry-After", "1");
+        Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "Idempotency-Key '" + key
+                + "' is contended; retry");
+        return false;
+    }
+
+    private void release(String principal, String key) {
+        try {
+            jdbc.update("DELETE FROM verso.idempotency_keys WHERE principal = ? AND key = ? AND status IS NULL",
+                    principal, key);
+        } catch (DataAccessException e) {
+            // The database is away: the claim stays until the in-flight time passes.
+        }
+    }
+
+    private static String hash(HttpServletRequest request, byte[] body) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update((request.getMethod() + " " + request.getRequestURI() + "?"
+                    + (request.getQueryString() == null ? "" : request.getQueryString()) + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            digest.update(body);
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The request with its body already read. */
+    private static final class CachedBody extends HttpServletRequestWrapper {
+        private final byte[] body;
+
+        CachedBody(HttpServletRequest request, byte[] body) {
+            super(request);
+            this.body = body;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() {
+            ByteArrayInputStream in = new ByteArrayInputStream(body);
+            return new ServletInputStream() {
+                @Override
+                public boolean isFinished() {
+                    return in.available() == 0;
+                }
+
+                @Override
+                public boolean isReady() {
+                    return true;
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int read() {
+                    return in.read();
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    return in.read(b, off, len);
+                }
+            };
+        }
+
+        @Override
+        public BufferedReader getReader() {
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int getContentLength() {
+            return body.length;
+        }
+
+        @Override
+        public long getContentLengthLong() {
+            return body.length;
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.verso.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.support.IntegrationTest;
+import io.verso.support.SqlClient;
+import io.verso.support.TestSecurity;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Idempotency-Key: a retry of a write gets the first answer and makes no second commit, on /v1/sql,
+ * REST and GraphQL; reuse with another body is 422; concurrent retries of one key make exactly one
+ * commit. CORS: the configured origin gets its preflight answered, others are refused.
+ */
+class IdempotencyAndCorsTests extends IntegrationTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private HttpResponse<String> post(String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json").header(TestSecurity.HEADER, TestSecurity.ADMIN_KEY)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String sqlBody(String sql) {
+        return SqlClient.JSON.writeValueAsString(Map.of("sql", sql, "params", List.of()));
+    }
+
+    private long count(String table) {
+        return Long.parseLong(sql.rows("SELECT count(*) FROM " + table).get(0).get(0));
+    }
+
+    @Test
+    void aRetryReplaysTheFirstAnswerWithoutASecondCommit() throws Exception {
+        String t = table("idem_log");
+        sql.run("CREATE TABLE " + t + " (at INT, note TEXT) APPEND");
+        String key = UUID.randomUUID().toString();
+        String body = sqlBody("INSERT INTO " + t + " VALUES (1, 'once')");
+        HttpResponse<String> first = post("/v1/sql", body, "Idempotency-Key", key);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        long latest = sql.latestCommit();
+        HttpResponse<String> retry = post("/v1/sql", body, "Idempotency-Key", key);
+        assertThat(retry.statusCode()).isEqualTo(200);
+        assertThat(retry.body()).isEqualTo(first.body());
+        assertThat(retry.headers().firstValue("Idempotency-Replayed")).hasValue("true");
+        assertThat(count(t)).isEqualTo(1);
+        assertThat(sql.latestCommit()).isEqualTo(latest);
+
+        HttpResponse<String> other = post("/v1/sql", sqlBody("INSERT INTO " + t + " VALUES (2, 'other')"),
+                "Idempotency-Key", key);
+        assertThat(other.statusCode()).as(other.body()).isEqualTo(422);
+        assertThat(SqlClient.JSON.readTree(other.body()).path("code").asString()).isEqualTo("IDEMPOTENCY_KEY_REUSED");
+        assertThat(count(t)).isEqualTo(1);
+        assertThat(post("/v1/sql", body, "Idempotency-Key", "bad key with spaces").statusCode()).isEqualTo(400);
+
+        // REST and GraphQL writes take the header too.
+        String k = table("idem_rows");
+        sql.run("CREATE TABLE " + k + " (id INT PRIMARY KEY, v TEXT) VERSIONED");
+        String rows = "{\"rows\": [{\"id\": 1, \"v\": \"a\"}]}";
+        String restKey = UUID.randomUUID().toString();
+        HttpResponse<String> rest = post("/v1/tables/" + k + "/rows", rows, "Idempotency-Key", restKey);
+        assertThat(rest.statusCode()).as(rest.body()).isEqualTo(200);
+        assertThat(post("/v1/tables/" + k + "/rows", rows, "Idempotency-Key", restKey).body()).isEqualTo(rest.body());
+        String mutation = SqlClient.JSON.writeValueAsString(Map.of("query",
+                "mutation { upsert_" + k + "(rows: [{id: 2, v: \"b\"}]) { commit } }"));
+        String gqlKey = UUID.randomUUID().toString();
+        HttpResponse<String> gql = post("/graphql", mutation, "Idempotency-Key", gqlKey);
+        assertThat(post("/graphql", mutation, "Idempotency-Key", gqlKey).body()).isEqualTo(gql.body());
+        JsonNode versions = sql.run("SELECT count(*) FROM history(" + k + ")").path("results").get(0).path("rows");
+        assertThat(versions.get(0).get(0).asString()).as(gql.body()).isIn("1", "2");
+    }
+
+    @Test
+    void concurrentRetriesOfOneKeyMakeExactlyOneCommit() throws Exception {
+        String t = table("idem_race");
+        sql.run("CREATE TABLE " + t + " (at INT) APPEND");
+        String key = UUID.randomUUID().toString();
+        String body = sqlBody("INSERT INTO " + t + " VALUES (1)");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Callable<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                calls.add(() -> post("/v1/sql", body, "Idempotency-Key", key));
+            }
+            Set<String> commits = new HashSet<>();
+            int inFlight = 0;
+            for (Future<HttpResponse<String>> f : pool.invokeAll(calls)) {
+                HttpResponse<String> r = f.get();
+                if (r.statusCode() == 409) {
+                    assertThat(SqlClient.JSON.readTree(r.body()).path("code").asString())
+                            .isEqualTo("IDEMPOTENCY_KEY_IN_FLIGHT");
+                    inFlight++;
+                } else {
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+                    commits.add(SqlClient.JSON.readTree(r.body()).path("commit").asString());
+                }
+            }
+            System.out.println("idempotency race: 16 requests, " + inFlight + " answered 409 in flight, commits "
+                    + commits);
+            assertThat(commits).hasSizeLessThanOrEqualTo(1);
+            // Once the first has answered, every retry gets its answer.
+            HttpResponse<String> after = post("/v1/sql", body, "Idempotency-Key", key);
+            assertThat(after.statusCode()).isEqualTo(200);
+            commits.add(SqlClient.JSON.readTree(after.body()).path("commit").asString());
+            assertThat(commits).hasSize(1);
+            assertThat(count(t)).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void corsAnswersTheConfiguredOriginOnly() throws Exception {
+        HttpResponse<String> preflight = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/sql"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", TestSecurity.ALLOWED_ORIGIN)
+                .header("Access-Control-Request-Method", "POST")
+                .header("Access-Control-Request-Headers", "authorization, content-type, idempotency-key").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(preflight.statusCode()).isEqualTo(200);
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin")).hasValue(TestSecurity.ALLOWED_ORIGIN);
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Methods").orElse("")).contains("POST");
+        assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase())
+                .contains("authorization").contains("idempotency-key");
+
+        HttpResponse<String> foreign = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/sql"))
+                .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+                .header("Origin", "https://evil.example")
+                .header("Access-Control-Request-Method", "POST").build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(foreign.statusCode()).isEqualTo(403);
+        assertThat(foreign.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+
+        HttpResponse<String> actual = post("/v1/sql", sqlBody("SHOW TABLES"), "Origin", TestSecurity.ALLOWED_ORIGIN);
+        assertThat(actual.statusCode()).isEqualTo(200);
+        assertThat(actual.headers().firstValue("Access-Control-Allow-Origin")).hasValue(TestSecurity.ALLOWED_ORIGIN);
+        assertThat(actual.headers().firstValue("Access-Control-Expose-Headers").orElse("")).contains("X-Request-Id");
+    }
+}
