@@ -19,6 +19,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -64,6 +65,7 @@ class ConsoleBrowserTests extends IntegrationTest {
             browser = new ChromeDriver(service, options);
         }
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait.ignoring(StaleElementReferenceException.class); // React re-renders between a find and a read
         Files.createDirectories(SHOTS);
     }
 
@@ -161,6 +163,22 @@ class ConsoleBrowserTests extends IntegrationTest {
             wait.until(d -> cell("rows-grid", 0, "amount").equals(amounts[at]));
         }
         assertAllControlsLabelled();
+
+        // A query on the Statements page re-runs as of each commit picked on its slider.
+        open("/#/sql");
+        WebElement editor = editor();
+        editor.sendKeys(Keys.chord(Keys.CONTROL, "a"), "SELECT amount, balance_index FROM " + balances);
+        editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+        waitForText(By.cssSelector("[data-testid=results] .status"), "Read at commit " + c4);
+        assertThat(cell("result-0", 0, "amount")).isEqualTo("104");
+        WebElement sqlSlider = browser.findElement(By.id("sql-commit-slider"));
+        for (int i = commits.length - 2; i >= 0; i--) {
+            sqlSlider.sendKeys(Keys.ARROW_LEFT);
+            waitForText(By.cssSelector("[data-testid=results] .status"), "reads as of commit " + commits[i]);
+            int at = i;
+            wait.until(d -> cell("result-0", 0, "amount").equals(amounts[at]));
+        }
+        screenshot("statements-as-of");
     }
 
     @Test
