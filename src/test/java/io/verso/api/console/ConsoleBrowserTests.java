@@ -209,7 +209,8 @@ class ConsoleBrowserTests extends IntegrationTest {
         long after = sql.write("UPSERT INTO " + prices + " VALUES ('BTC', 1234567890.12345678, 'a', 2), ('SOL', 3, 'c', 1)");
 
         open("/#/tables/" + prices + "/diff");
-        new Select(wait.until(d -> d.findElement(By.id("diff-from")))).selectByValue(Long.toString(before));
+        wait.until(d -> !d.findElements(By.cssSelector("#diff-to option[value='" + after + "']")).isEmpty());
+        new Select(browser.findElement(By.id("diff-from"))).selectByValue(Long.toString(before));
         new Select(browser.findElement(By.id("diff-to"))).selectByValue(Long.toString(after));
         waitForText(By.cssSelector("[data-testid=diff-status]"),
                 "commit " + before + " → " + after + ": 1 added, 0 removed, 1 changed");
@@ -235,6 +236,17 @@ class ConsoleBrowserTests extends IntegrationTest {
                 .startsWith(Long.toString(later)).contains(prices + " (1)");
         screenshot("commits");
         assertAllControlsLabelled();
+
+        // A tombstone on the key's timeline: ordered like any write, it is the winner, and the key
+        // has no row after it.
+        long deleted = sql.write("DELETE FROM " + prices + " WHERE symbol = 'ETH' AT (seq = 5)");
+        open("/#/story/" + prices + "?key=ETH");
+        WebElement versions = wait.until(d -> d.findElement(By.cssSelector("[data-testid=versions-default]")));
+        wait.until(d -> versions.findElements(By.cssSelector("tbody tr")).size() == 2);
+        assertThat(versions.findElement(By.cssSelector("tbody tr:first-child")).getText())
+                .startsWith("seq 5 " + deleted + " " + deleted + " now tombstone (current)");
+        waitForText(By.cssSelector("[data-testid=row-at-empty]"), "No row for this key at commit " + deleted);
+        screenshot("story-tombstone");
     }
 
     @Test
