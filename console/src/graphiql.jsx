@@ -20,6 +20,15 @@ const fetcher = createGraphiQLFetcher({
   },
 });
 
+const defaultQuery = `# Verso's GraphQL schema follows the catalog: every table is a query field
+# (rows, <table>_by_key, <table>_history, <table>_aggregate) and has mutations.
+# Open the documentation explorer on the left to browse it; Ctrl+Enter runs.
+{
+  _commit
+}
+`;
+
 createRoot(document.getElementById('graphiql')).render(
-  <GraphiQL fetcher={fetcher} plugins={[HISTORY_PLUGIN]} defaultEditorToolsVisibility={true} />,
+  <GraphiQL fetcher={fetcher} plugins={[HISTORY_PLUGIN]} defaultQuery={defaultQuery}
+    defaultEditorToolsVisibility={true} />,
 );

@@ -121,7 +121,7 @@ function StatementResult({ index, result, text, commit }) {
       {text && <pre className="stmt">{text.length > 300 ? `${text.slice(0, 300)}…` : text}</pre>}
       {Array.isArray(result.rows) ? (
         <>
-          <p className="muted">{result.rowCount} rows{result.asOfCommit ? ` · as of commit ${result.asOfCommit}` : ''}</p>
+          <p className="muted">{result.rowCount} {result.rowCount === 1 ? 'row' : 'rows'}{result.asOfCommit ? ` · as of commit ${result.asOfCommit}` : ''}</p>
           <Grid columns={columns} rows={result.rows} caption={`Result of statement ${index + 1}`} />
         </>
       ) : (

@@ -42,23 +42,87 @@ export const isQuery = (s) => ['SELECT', 'WITH'].includes(firstWord(s));
 /** Whether a statement only reads (so re-running it on a commit change is harmless). */
 export const isRead = (s) => isQuery(s) || ['SHOW', 'DESCRIBE'].includes(firstWord(s));
 
+/** Words outside quotes, comments and parentheses, with their offsets. */
+function topLevelWords(text) {
+  const words = [];
+  let depth = 0;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === "'" || ch === '"') {
+      i += 1;
+      while (i < text.length && !(text[i] === ch && text[i + 1] !== ch)) i += text[i] === ch ? 2 : 1;
+      i += 1;
+    } else if (ch === '-' && text[i + 1] === '-') {
+      while (i < text.length && text[i] !== '\n') i += 1;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else if (ch === '(') {
+      depth += 1;
+      i += 1;
+    } else if (ch === ')') {
+      depth -= 1;
+      i += 1;
+    } else if (/[\w?]/.test(ch)) {
+      const m = /^[\w?.+-]+/.exec(text.slice(i));
+      if (depth === 0) words.push({ word: m[0].toUpperCase(), at: i });
+      i += m[0].length;
+    } else {
+      i += 1;
+    }
+  }
+  return words;
+}
+
+const TAIL = /^(LIMIT|OFFSET|ALL|ROWS?|\?|[+-]?\d+)$/;
+
 /**
- * Rewrites each query as `SELECT * FROM (<query>\n) AS OF COMMIT n AS _as_of`: the derived table's
- * AS OF applies to every relation in it that has none of its own (dialect: "the nearest one wins").
- * Returns the text and a function mapping a 1-based line/column of the rewritten text back to the
- * original's, so an error still points into what the user wrote.
+ * Where a trailing `AS OF COMMIT n` goes in a query: before its trailing LIMIT / OFFSET, else at
+ * the end (the dialect's order: ORDER BY, AS OF, LIMIT, OFFSET). Null when the query already ends
+ * with a trailing AS OF of its own, which then stays.
+ */
+export function trailingAsOfPosition(query) {
+  const words = topLevelWords(query);
+  let k = words.length;
+  while (k > 0 && TAIL.test(words[k - 1].word) && !(words[k - 1].word.match(/^[+-]?\d+$/) && words[k - 2]?.word === 'COMMIT')) k -= 1;
+  const tail = words.slice(k);
+  const firstLimit = tail.findIndex((w) => w.word === 'LIMIT' || w.word === 'OFFSET');
+  const before = words.slice(0, k).map((w) => w.word);
+  const n = before.length;
+  // ... AS OF COMMIT <n> | AS OF TIMESTAMP '<t>' (the literal is not a word) at the end: keep it.
+  if ((n >= 4 && before[n - 4] === 'AS' && before[n - 3] === 'OF' && before[n - 2] === 'COMMIT')
+      || (n >= 3 && before[n - 3] === 'AS' && before[n - 2] === 'OF' && before[n - 1] === 'TIMESTAMP')) {
+    return null;
+  }
+  return firstLimit >= 0 ? tail[firstLimit].at : query.replace(/\s+$/, '').length;
+}
+
+/**
+ * Makes each query read as of `commit` by giving it a trailing AS OF COMMIT, which applies to every
+ * relation without an AS OF of its own (dialect: "the nearest one wins"). Returns the text and a
+ * function mapping a 1-based line/column of the rewritten text back to the original's, so an
+ * error still points into what the user wrote.
  */
 export function asOfRewrite(text, commit) {
   const parts = splitStatements(text);
   const segments = [];
   let out = '';
+  const copy = (from, to) => {
+    segments.push({ at: out.length, offset: from, length: to - from });
+    out += text.slice(from, to);
+  };
   parts.forEach((p, index) => {
     if (index > 0) out += ';\n';
-    const prefix = isQuery(p.text) ? 'SELECT * FROM (' : '';
-    const suffix = isQuery(p.text) ? `\n) AS OF COMMIT ${commit} AS _as_of` : '';
-    out += prefix;
-    segments.push({ at: out.length, offset: p.offset, length: p.text.length });
-    out += p.text + suffix;
+    const at = isQuery(p.text) ? trailingAsOfPosition(p.text) : null;
+    if (at == null) {
+      copy(p.offset, p.offset + p.text.length);
+    } else {
+      copy(p.offset, p.offset + at);
+      // On its own line: a trailing line comment cannot swallow it.
+      out += `\nAS OF COMMIT ${commit} `;
+      copy(p.offset + at, p.offset + p.text.length);
+    }
   });
   const lineStarts = (s) => [0, ...[...s.matchAll(/\n/g)].map((m) => m.index + 1)];
   const outLines = lineStarts(out);

@@ -82,6 +82,8 @@ function TableDetail({ name, view, log, navigate }) {
 }
 
 function Definition({ desc }) {
+  // A default group without columns exists in name only (every non-key column is in a named group).
+  const groups = desc.groups.filter((g) => g.columns.length > 0);
   const ordering = (g) => [
     g.validBy.length ? `VALID BY (${g.validBy.join(', ')})` : '',
     g.revisionBy.length ? `REVISION BY (${g.revisionBy.join(', ')})` : '',
@@ -93,9 +95,9 @@ function Definition({ desc }) {
       <dd>{desc.columns.map((c) => (
         <span key={c.name} className="col">{c.name} <span className="type">{c.type}{c.nullable ? '' : ' NOT NULL'}</span></span>
       ))}</dd>
-      {desc.groups.length > 0 && <dt>Groups</dt>}
-      {desc.groups.length > 0 && (
-        <dd>{desc.groups.map((g) => (
+      {groups.length > 0 && <dt>Groups</dt>}
+      {groups.length > 0 && (
+        <dd>{groups.map((g) => (
           <div key={g.name} className="group"><strong>{g.name}</strong> ({g.columns.join(', ')}) · {ordering(g)}</div>
         ))}</dd>
       )}
@@ -161,7 +163,7 @@ function RowsView({ desc, log, navigate }) {
       {page && (
         <>
           <p className="status" aria-live="polite" data-testid="rows-status">
-            {page.rows.length} rows · read at commit {page.readCommit}{asOf ? ` (as of commit ${asOf})` : ''}
+            {page.rows.length} {page.rows.length === 1 ? 'row' : 'rows'} · read at commit {page.readCommit}{asOf ? ` (as of commit ${asOf})` : ''}
           </p>
           <Grid
             testId="rows-grid"

@@ -19,6 +19,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -64,6 +65,7 @@ class ConsoleBrowserTests extends IntegrationTest {
             browser = new ChromeDriver(service, options);
         }
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait.ignoring(StaleElementReferenceException.class); // React re-renders between a find and a read
         Files.createDirectories(SHOTS);
     }
 
@@ -161,6 +163,22 @@ class ConsoleBrowserTests extends IntegrationTest {
             wait.until(d -> cell("rows-grid", 0, "amount").equals(amounts[at]));
         }
         assertAllControlsLabelled();
+
+        // A query on the Statements page re-runs as of each commit picked on its slider.
+        open("/#/sql");
+        WebElement editor = editor();
+        editor.sendKeys(Keys.chord(Keys.CONTROL, "a"), "SELECT amount, balance_index FROM " + balances);
+        editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
+        waitForText(By.cssSelector("[data-testid=results] .status"), "Read at commit " + c4);
+        assertThat(cell("result-0", 0, "amount")).isEqualTo("104");
+        WebElement sqlSlider = browser.findElement(By.id("sql-commit-slider"));
+        for (int i = commits.length - 2; i >= 0; i--) {
+            sqlSlider.sendKeys(Keys.ARROW_LEFT);
+            waitForText(By.cssSelector("[data-testid=results] .status"), "reads as of commit " + commits[i]);
+            int at = i;
+            wait.until(d -> cell("result-0", 0, "amount").equals(amounts[at]));
+        }
+        screenshot("statements-as-of");
     }
 
     @Test
@@ -191,7 +209,8 @@ class ConsoleBrowserTests extends IntegrationTest {
         long after = sql.write("UPSERT INTO " + prices + " VALUES ('BTC', 1234567890.12345678, 'a', 2), ('SOL', 3, 'c', 1)");
 
         open("/#/tables/" + prices + "/diff");
-        new Select(wait.until(d -> d.findElement(By.id("diff-from")))).selectByValue(Long.toString(before));
+        wait.until(d -> !d.findElements(By.cssSelector("#diff-to option[value='" + after + "']")).isEmpty());
+        new Select(browser.findElement(By.id("diff-from"))).selectByValue(Long.toString(before));
         new Select(browser.findElement(By.id("diff-to"))).selectByValue(Long.toString(after));
         waitForText(By.cssSelector("[data-testid=diff-status]"),
                 "commit " + before + " → " + after + ": 1 added, 0 removed, 1 changed");
@@ -217,6 +236,17 @@ class ConsoleBrowserTests extends IntegrationTest {
                 .startsWith(Long.toString(later)).contains(prices + " (1)");
         screenshot("commits");
         assertAllControlsLabelled();
+
+        // A tombstone on the key's timeline: ordered like any write, it is the winner, and the key
+        // has no row after it.
+        long deleted = sql.write("DELETE FROM " + prices + " WHERE symbol = 'ETH' AT (seq = 5)");
+        open("/#/story/" + prices + "?key=ETH");
+        WebElement versions = wait.until(d -> d.findElement(By.cssSelector("[data-testid=versions-default]")));
+        wait.until(d -> versions.findElements(By.cssSelector("tbody tr")).size() == 2);
+        assertThat(versions.findElement(By.cssSelector("tbody tr:first-child")).getText())
+                .startsWith("seq 5 " + deleted + " " + deleted + " now tombstone (current)");
+        waitForText(By.cssSelector("[data-testid=row-at-empty]"), "No row for this key at commit " + deleted);
+        screenshot("story-tombstone");
     }
 
     @Test
