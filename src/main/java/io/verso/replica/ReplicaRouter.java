@@ -2,6 +2,7 @@ package io.verso.replica;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -80,7 +81,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
         HikariDataSource primaryPool = primaryDataSource.isWrapperFor(HikariDataSource.class)
                 ? primaryDataSource.unwrap(HikariDataSource.class) : null;
         for (int i = 0; i < urls.size(); i++) {
-            Replica replica = new Replica("replica-" + (i + 1), urls.get(i), pool(primaryPool, urls.get(i), i + 1));
+            Replica replica = new Replica("replica-" + (i + 1), urls.get(i), pool(primaryPool, urls.get(i), i + 1, registry));
             replicas.add(replica);
             register(registry, replica);
         }
@@ -98,7 +99,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     /** A replica's pool: the primary pool's settings (init SQL, driver properties, credentials) on its URL. */
-    private HikariDataSource pool(HikariDataSource primaryPool, String url, int number) {
+    private HikariDataSource pool(HikariDataSource primaryPool, String url, int number, MeterRegistry registry) {
         HikariConfig config = new HikariConfig();
         if (primaryPool != null) {
             primaryPool.copyStateTo(config);
@@ -117,6 +118,9 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
         config.setMinimumIdle(Math.min(config.getMinimumIdle(), config.getMaximumPoolSize()));
         // A replica that is down at start is skipped, not fatal; a dead one must not hold reads long.
         config.setInitializationFailTimeout(-1);
+        // hikaricp_* metrics with pool="replica-n", like the primary's.
+        config.setMetricRegistry(null);
+        config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
         config.setConnectionTimeout(settings.connectTimeout().toMillis());
         config.setValidationTimeout(Math.min(config.getValidationTimeout(), settings.connectTimeout().toMillis()));
         return new HikariDataSource(config);
@@ -160,11 +164,12 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
 
     @Override
     public ExecutionResult read(Function<ReadTarget, ExecutionResult> attempt) {
-        long floor = Math.max(ClientCommit.minCommit(), knownLatest.get());
+        long callers = ClientCommit.minCommit();
+        long floor = Math.max(callers, knownLatest.get());
         long catalogFloor = knownCatalog.get();
         Replica replica = choose(floor, catalogFloor);
         if (replica != null) {
-            ExecutionResult result = onReplica(replica, floor, catalogFloor, attempt);
+            ExecutionResult result = onReplica(replica, callers, floor, catalogFloor, attempt);
             if (result != null) {
                 replicaReads.increment();
                 ClientCommit.seen(result.readCommit());
@@ -220,7 +225,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     /** The request's result from {@code replica}, or null when the primary must answer it. */
-    private ExecutionResult onReplica(Replica replica, long floor, long catalogFloor,
+    private ExecutionResult onReplica(Replica replica, long callers, long floor, long catalogFloor,
                                       Function<ReadTarget, ExecutionResult> attempt) {
         long deadline = System.nanoTime() + settings.maxWait().toNanos();
         while (true) {
@@ -232,10 +237,12 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
                         throw new Behind();
                     }
                 });
-                if (result.readCommit() >= floor || pinned(result)) {
+                // A read at fixed commits needs only those (and the catalog version): beyond them, only
+                // what the caller has seen, so an erasure it was told of is in the answer.
+                if (result.readCommit() >= floor || pinned(result) && result.readCommit() >= callers) {
                     return result;
                 }
-                // It read current state from before a commit it must see: wait for replay, or the primary.
+                // It read a state from before a commit it must see: wait for replay, or the primary.
             } catch (Behind e) {
                 // The catalog version it must see has not replayed yet.
             } catch (VersoException e) {
