@@ -40,8 +40,9 @@ import org.springframework.transaction.TransactionException;
  * latest with AS_OF_BEYOND_LATEST, and here that means "not replayed yet", so the request reruns
  * on the primary;</li>
  * <li>for a request that reads current state, every commit the caller has seen (Verso-Min-Commit)
- * and every commit this instance has made or observed (its own receipts, other instances' commits
- * within one check interval) — waiting up to {@code verso.replica.max-wait} for replay;</li>
+ * and every commit this instance has made or observed; a caller that sends no Verso-Min-Commit gets
+ * every commit the primary had when the replica answered (one index lookup there), as a primary
+ * read would — waiting up to {@code verso.replica.max-wait} for replay;</li>
  * <li>the latest catalog version this instance knows: DDL, DELETE HISTORY, retention and ERASE each
  * make a new catalog version, so an answer AS OF an old commit never comes from a replica that has
  * not replayed an erasure or horizon move this instance knows of.</li>
@@ -228,6 +229,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     private ExecutionResult onReplica(Replica replica, long callers, long floor, long catalogFloor,
                                       Function<ReadTarget, ExecutionResult> attempt) {
         long deadline = System.nanoTime() + settings.maxWait().toNanos();
+        boolean primaryAsked = false;
         while (true) {
             RoutingDataSource.use(replica.pool);
             try {
@@ -239,7 +241,14 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
                 });
                 // A read at fixed commits needs only those (and the catalog version): beyond them, only
                 // what the caller has seen, so an erasure it was told of is in the answer.
-                if (result.readCommit() >= floor || pinned(result) && result.readCommit() >= callers) {
+                boolean pinned = pinned(result);
+                if (!pinned && callers < 0 && !primaryAsked) {
+                    // A caller that names no commit gets what a primary read would give: every commit
+                    // acknowledged before it asked, through any instance. One index lookup on the primary.
+                    floor = Math.max(floor, primaryLatest());
+                    primaryAsked = true;
+                }
+                if (result.readCommit() >= floor || pinned && result.readCommit() >= callers) {
                     return result;
                 }
                 // It read a state from before a commit it must see: wait for replay, or the primary.
@@ -325,6 +334,17 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     // ---- checks --------------------------------------------------------------------------------
+
+    /** The primary's latest commit; when it cannot say, more than any replica holds (the primary then answers). */
+    private long primaryLatest() {
+        try {
+            long latest = primary.queryForObject("SELECT coalesce(max(seq), 0) FROM verso.commits", Long.class);
+            raise(knownLatest, latest);
+            return latest;
+        } catch (DataAccessException e) {
+            return Long.MAX_VALUE;
+        }
+    }
 
     private void refreshPrimary() {
         try {
