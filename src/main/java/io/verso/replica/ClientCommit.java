@@ -12,7 +12,7 @@ public final class ClientCommit {
     private ClientCommit() {
     }
 
-    /** Starts a request that has seen {@code minCommit} (0 when it names none). */
+    /** Starts a request that has seen {@code minCommit}, or -1 when it does not say. */
     public static void begin(long minCommit) {
         CURRENT.set(new long[] {minCommit, 0});
     }
@@ -21,10 +21,10 @@ public final class ClientCommit {
         CURRENT.remove();
     }
 
-    /** The commit the caller has seen, 0 when none (or outside an HTTP request). */
+    /** The commit the caller has seen; -1 when it does not say (or outside an HTTP request). */
     public static long minCommit() {
         long[] state = CURRENT.get();
-        return state == null ? 0 : state[0];
+        return state == null ? -1 : state[0];
     }
 
     /** Records that this request made or read {@code commit}. */

@@ -2,6 +2,7 @@ package io.verso.replica;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -39,8 +40,9 @@ import org.springframework.transaction.TransactionException;
  * latest with AS_OF_BEYOND_LATEST, and here that means "not replayed yet", so the request reruns
  * on the primary;</li>
  * <li>for a request that reads current state, every commit the caller has seen (Verso-Min-Commit)
- * and every commit this instance has made or observed (its own receipts, other instances' commits
- * within one check interval) — waiting up to {@code verso.replica.max-wait} for replay;</li>
+ * and every commit this instance has made or observed; a caller that sends no Verso-Min-Commit gets
+ * every commit the primary had when the replica answered (one index lookup there), as a primary
+ * read would — waiting up to {@code verso.replica.max-wait} for replay;</li>
  * <li>the latest catalog version this instance knows: DDL, DELETE HISTORY, retention and ERASE each
  * make a new catalog version, so an answer AS OF an old commit never comes from a replica that has
  * not replayed an erasure or horizon move this instance knows of.</li>
@@ -80,7 +82,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
         HikariDataSource primaryPool = primaryDataSource.isWrapperFor(HikariDataSource.class)
                 ? primaryDataSource.unwrap(HikariDataSource.class) : null;
         for (int i = 0; i < urls.size(); i++) {
-            Replica replica = new Replica("replica-" + (i + 1), urls.get(i), pool(primaryPool, urls.get(i), i + 1));
+            Replica replica = new Replica("replica-" + (i + 1), urls.get(i), pool(primaryPool, urls.get(i), i + 1, registry));
             replicas.add(replica);
             register(registry, replica);
         }
@@ -98,7 +100,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     /** A replica's pool: the primary pool's settings (init SQL, driver properties, credentials) on its URL. */
-    private HikariDataSource pool(HikariDataSource primaryPool, String url, int number) {
+    private HikariDataSource pool(HikariDataSource primaryPool, String url, int number, MeterRegistry registry) {
         HikariConfig config = new HikariConfig();
         if (primaryPool != null) {
             primaryPool.copyStateTo(config);
@@ -117,6 +119,9 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
         config.setMinimumIdle(Math.min(config.getMinimumIdle(), config.getMaximumPoolSize()));
         // A replica that is down at start is skipped, not fatal; a dead one must not hold reads long.
         config.setInitializationFailTimeout(-1);
+        // hikaricp_* metrics with pool="replica-n", like the primary's.
+        config.setMetricRegistry(null);
+        config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(registry));
         config.setConnectionTimeout(settings.connectTimeout().toMillis());
         config.setValidationTimeout(Math.min(config.getValidationTimeout(), settings.connectTimeout().toMillis()));
         return new HikariDataSource(config);
@@ -160,11 +165,12 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
 
     @Override
     public ExecutionResult read(Function<ReadTarget, ExecutionResult> attempt) {
-        long floor = Math.max(ClientCommit.minCommit(), knownLatest.get());
+        long callers = ClientCommit.minCommit();
+        long floor = Math.max(callers, knownLatest.get());
         long catalogFloor = knownCatalog.get();
         Replica replica = choose(floor, catalogFloor);
         if (replica != null) {
-            ExecutionResult result = onReplica(replica, floor, catalogFloor, attempt);
+            ExecutionResult result = onReplica(replica, callers, floor, catalogFloor, attempt);
             if (result != null) {
                 replicaReads.increment();
                 ClientCommit.seen(result.readCommit());
@@ -220,9 +226,10 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     /** The request's result from {@code replica}, or null when the primary must answer it. */
-    private ExecutionResult onReplica(Replica replica, long floor, long catalogFloor,
+    private ExecutionResult onReplica(Replica replica, long callers, long floor, long catalogFloor,
                                       Function<ReadTarget, ExecutionResult> attempt) {
         long deadline = System.nanoTime() + settings.maxWait().toNanos();
+        boolean primaryAsked = false;
         while (true) {
             RoutingDataSource.use(replica.pool);
             try {
@@ -232,10 +239,19 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
                         throw new Behind();
                     }
                 });
-                if (result.readCommit() >= floor || pinned(result)) {
+                // A read at fixed commits needs only those (and the catalog version): beyond them, only
+                // what the caller has seen, so an erasure it was told of is in the answer.
+                boolean pinned = pinned(result);
+                if (!pinned && callers < 0 && !primaryAsked) {
+                    // A caller that names no commit gets what a primary read would give: every commit
+                    // acknowledged before it asked, through any instance. One index lookup on the primary.
+                    floor = Math.max(floor, primaryLatest());
+                    primaryAsked = true;
+                }
+                if (result.readCommit() >= floor || pinned && result.readCommit() >= callers) {
                     return result;
                 }
-                // It read current state from before a commit it must see: wait for replay, or the primary.
+                // It read a state from before a commit it must see: wait for replay, or the primary.
             } catch (Behind e) {
                 // The catalog version it must see has not replayed yet.
             } catch (VersoException e) {
@@ -318,6 +334,17 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     // ---- checks --------------------------------------------------------------------------------
+
+    /** The primary's latest commit; when it cannot say, more than any replica holds (the primary then answers). */
+    private long primaryLatest() {
+        try {
+            long latest = primary.queryForObject("SELECT coalesce(max(seq), 0) FROM verso.commits", Long.class);
+            raise(knownLatest, latest);
+            return latest;
+        } catch (DataAccessException e) {
+            return Long.MAX_VALUE;
+        }
+    }
 
     private void refreshPrimary() {
         try {

@@ -32,6 +32,9 @@ public final class ReplicaBench {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
+    /** Reads done through each instance, warm-up included. */
+    private static final AtomicLong[] TOTAL = {new AtomicLong(), new AtomicLong()};
+
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new HashMap<>();
         for (String arg : args) {
@@ -71,13 +74,14 @@ public final class ReplicaBench {
 
         double[][] perSecond = new double[2][rounds];
         double replicaBefore = replicaReads(targets[1]);
+        long readsBefore = TOTAL[1].get();
         for (int round = 0; round < rounds; round++) {
             for (int t = 0; t < 2; t++) {
                 int target = round % 2 == 0 ? t : 1 - t; // alternate which goes first
-                perSecond[target][round] = run(targets[target], table, keys, commits, clients, seconds);
+                perSecond[target][round] = run(targets[target], TOTAL[target], table, keys, commits, clients, seconds);
             }
         }
-        double replicaShare = (replicaReads(targets[1]) - replicaBefore) / (sum(perSecond[1]) * seconds);
+        double replicaShare = (replicaReads(targets[1]) - replicaBefore) / (TOTAL[1].get() - readsBefore);
 
         StringBuilder out = new StringBuilder();
         out.append("One-key `AS OF COMMIT` reads through `POST /v1/sql`, ").append(clients).append(" clients, ")
@@ -99,7 +103,7 @@ public final class ReplicaBench {
     }
 
     /** Reads per second of {@code clients} threads reading one random key AS OF a random commit. */
-    private static double run(String base, String table, int keys, List<Long> commits, int clients, int seconds)
+    private static double run(String base, AtomicLong total, String table, int keys, List<Long> commits, int clients, int seconds)
             throws InterruptedException {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong done = new AtomicLong();
@@ -114,6 +118,7 @@ public final class ReplicaBench {
                     try {
                         sql(base, text, random.nextInt(keys) + ", " + commit);
                         done.incrementAndGet();
+                        total.incrementAndGet();
                     } catch (IOException | RuntimeException e) {
                         failed.incrementAndGet();
                     } catch (InterruptedException e) {
@@ -173,14 +178,6 @@ public final class ReplicaBench {
         double[] sorted = values.clone();
         java.util.Arrays.sort(sorted);
         return sorted[sorted.length / 2];
-    }
-
-    private static double sum(double[] values) {
-        double s = 0;
-        for (double v : values) {
-            s += v;
-        }
-        return s;
     }
 
     private static String rounds(double[] values) {

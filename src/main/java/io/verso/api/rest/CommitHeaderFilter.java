@@ -38,12 +38,12 @@ class CommitHeaderFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String header = request.getHeader(MIN_COMMIT);
-        long minCommit = 0;
+        long minCommit = -1;
         if (header != null && !header.isBlank()) {
             try {
                 minCommit = Long.parseLong(header.trim());
             } catch (NumberFormatException e) {
-                minCommit = -1;
+                minCommit = -2;
             }
             if (minCommit < 0) {
                 VersoException error = VersoException.user(ErrorCode.INVALID_REQUEST, "header " + MIN_COMMIT
