@@ -22,6 +22,58 @@ public final class AsOfResolver {
     private final long latestCommit;
     private final Timestamps timestamps;
     private final java.util.IdentityHashMap<AsOf, Long> resolved = new java.util.IdentityHashMap<>();
+    private Instants instants;
+
+    /** Evaluates FOR SYSTEM_TIME bounds and finds commits by time; the engine asks the database. */
+    public interface Instants {
+        /** The time a constant expression names, refused with INVALID_SYSTEM_TIME when it is not one. */
+        java.time.Instant at(Expr value);
+
+        /** The latest commit at or before (strictly before, when {@code strict}) {@code t}, 0 when none. */
+        long commitAt(java.time.Instant t, boolean strict, long latestCommit);
+    }
+
+    public AsOfResolver withInstants(Instants instants) {
+        this.instants = instants;
+        return this;
+    }
+
+    /**
+     * A relation's FOR SYSTEM_TIME reduced to commits: {@code {rangeFrom, asOf}} of {@link RelationKind#RANGE}
+     * (either null when unbounded), or for AS OF {@code {null, commit}}. Times map to commits exactly because
+     * a version's row_start/row_end are the commit times of the commits that wrote and replaced it.
+     */
+    public Long[] resolveSystemTime(AsOf.SystemTime time, TableDef table) {
+        if (time.kind() == AsOf.SystemTimeKind.TRANSACTION) {
+            throw VersoException.at(ErrorCode.NOT_SUPPORTED, "FOR SYSTEM_TIME AS OF TRANSACTION is not supported: "
+                    + "versions are kept by commit time, not transaction id", time.pos());
+        }
+        boolean versioned = table.mode() == TableMode.VERSIONED && time.kind() == AsOf.SystemTimeKind.AS_OF;
+        if (!table.systemVersioned() && !versioned) {
+            throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "table " + table.name()
+                    + " is not system-versioned" + (table.mode() == TableMode.VERSIONED
+                    ? ": a VERSIONED table takes FOR SYSTEM_TIME AS OF only" : ""), time.pos());
+        }
+        if (instants == null) {
+            throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "FOR SYSTEM_TIME is not available here", time.pos());
+        }
+        return switch (time.kind()) {
+            case ALL -> new Long[] {null, null};
+            case AS_OF -> new Long[] {null, instants.commitAt(instants.at(time.from()), false, latestCommit)};
+            case FROM_TO, BETWEEN -> {
+                java.time.Instant from = instants.at(time.from());
+                java.time.Instant to = instants.at(time.to());
+                if (from.isAfter(to)) {
+                    // Reversed bounds read nothing, as in MariaDB: no version is current after commit 0.
+                    yield new Long[] {0L, 0L};
+                }
+                // FROM: row_start < t2; BETWEEN: row_start <= t2. Both: row_end > t1.
+                long upper = instants.commitAt(to, time.kind() == AsOf.SystemTimeKind.FROM_TO, latestCommit);
+                yield new Long[] {instants.commitAt(from, false, latestCommit), upper};
+            }
+            case TRANSACTION -> throw new IllegalStateException();
+        };
+    }
 
     public AsOfResolver(List<Object> params, long latestCommit) {
         this(params, latestCommit, null);
@@ -38,6 +90,9 @@ public final class AsOfResolver {
     }
 
     public long resolve(AsOf asOf) {
+        if (asOf instanceof AsOf.SystemTime time) {
+            throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "FOR SYSTEM_TIME applies to a table", time.pos());
+        }
         if (asOf instanceof AsOf.AtTimestamp t) {
             // Before the first commit this is 0: every relation then reads no rows.
             return resolved.computeIfAbsent(asOf, a -> {
@@ -58,6 +113,13 @@ public final class AsOfResolver {
 
     /** The commit for a read of {@code table}, checked against its mode and deleted-history horizon. */
     public long resolve(AsOf asOf, TableDef table) {
+        if (asOf instanceof AsOf.SystemTime time) {
+            return resolveSystemTime(time, table)[1];
+        }
+        if (table.mode() == TableMode.SYSTEM && table.period() == null) {
+            throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "table " + table.name()
+                    + " is not system-versioned: it keeps no history", asOf.pos());
+        }
         if (table.mode() == TableMode.UPSERT) {
             throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "table " + table.name()
                     + " is an UPSERT table and keeps no history: AS OF COMMIT needs a VERSIONED or APPEND table",

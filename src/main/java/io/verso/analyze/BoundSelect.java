@@ -12,7 +12,12 @@ import java.util.List;
  */
 public record BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> bindings,
                           IdentityHashMap<Object, Integer> outputs, List<BoundRelation> relations,
-                          List<String> columns) {
+                          List<String> columns, IdentityHashMap<Query.SelectItem, List<ResolvedRef>> stars) {
+
+    public BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> bindings,
+                       IdentityHashMap<Object, Integer> outputs, List<BoundRelation> relations, List<String> columns) {
+        this(query, bindings, outputs, relations, columns, new IdentityHashMap<>());
+    }
 
     /** What a name in FROM stands for. */
     public sealed interface Binding {

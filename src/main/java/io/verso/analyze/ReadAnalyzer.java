@@ -47,6 +47,7 @@ public final class ReadAnalyzer {
     private final int parameterCount;
     private final IdentityHashMap<Query.TableRef, BoundSelect.Binding> bindings = new IdentityHashMap<>();
     private final IdentityHashMap<Object, Integer> outputs = new IdentityHashMap<>();
+    private final IdentityHashMap<SelectItem, List<ResolvedRef>> stars = new IdentityHashMap<>();
     private final List<BoundRelation> relations = new ArrayList<>();
     private int nodes;
     private int viewDepth;
@@ -65,7 +66,8 @@ public final class ReadAnalyzer {
     public static BoundSelect query(Query query, TableLookup lookup, AsOfResolver asOf, int parameterCount) {
         ReadAnalyzer analyzer = new ReadAnalyzer(lookup, asOf, parameterCount);
         List<String> columns = analyzer.query(query, null, Ctes.EMPTY, null, 0);
-        return new BoundSelect(query, analyzer.bindings, analyzer.outputs, List.copyOf(analyzer.relations), columns);
+        return new BoundSelect(query, analyzer.bindings, analyzer.outputs, List.copyOf(analyzer.relations), columns,
+                analyzer.stars);
     }
 
     // ---- queries -------------------------------------------------------------------------------
@@ -190,8 +192,15 @@ public final class ReadAnalyzer {
                     throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "SELECT * needs a FROM clause", all.pos());
                 }
                 columns.addAll(frame.starColumns());
+                if (frame.hasHidden()) {
+                    stars.put(item, frame.starRefs(null));
+                }
             } else if (item instanceof SelectItem.AllOf all) {
-                columns.addAll(frame.entry(all.qualifier()).columns);
+                Entry entry = frame.entry(all.qualifier());
+                columns.addAll(entry.columns.stream().filter(c -> !entry.hidden.contains(c)).toList());
+                if (!entry.hidden.isEmpty()) {
+                    stars.put(item, frame.starRefs(all.qualifier()));
+                }
             } else {
                 SelectItem.Item it = (SelectItem.Item) item;
                 expr(it.expr(), frame, Clause.SELECT);
@@ -327,7 +336,13 @@ public final class ReadAnalyzer {
         BoundRelation relation = bind(ref, table, asOf, resolver);
         relations.add(relation);
         bindings.put(ref, new BoundSelect.TableRead(relation));
-        return new Entry(alias, rename(relation.columns(), ref.columnAliases(), ref.pos()));
+        Entry entry = new Entry(alias, rename(relation.columns(), ref.columnAliases(), ref.pos()));
+        if (table.systemVersioned() && table.period().implicit()) {
+            int n = relation.columns().size();
+            entry.hidden.add(entry.columns.get(n - 2));
+            entry.hidden.add(entry.columns.get(n - 1));
+        }
+        return entry;
     }
 
     /** A view is expanded where it is used: its body inherits the AS OF that applies to the use. */
@@ -356,6 +371,18 @@ public final class ReadAnalyzer {
     /** Binds one catalog table read with the AS OF that applies to it (null: current rows). */
     public static BoundRelation bind(Query.TableRef ref, TableDef table, AsOf asOf, AsOfResolver resolver) {
         String alias = ref.visibleName();
+        if (ref.history() && table.mode() == TableMode.SYSTEM) {
+            throw VersoException.at(ErrorCode.NO_HISTORY, "history(" + table.name() + "): a system-versioned table "
+                    + "lists its versions with FOR SYSTEM_TIME ALL", ref.pos());
+        }
+        if (!ref.history() && asOf instanceof AsOf.SystemTime time) {
+            Long[] range = resolver.resolveSystemTime(time, table);
+            if (time.kind() == AsOf.SystemTimeKind.AS_OF) {
+                return new BoundRelation(alias, table, RelationKind.AS_OF, range[1], columns(table, RelationKind.AS_OF));
+            }
+            return new BoundRelation(alias, table, RelationKind.RANGE, range[1], columns(table, RelationKind.RANGE),
+                    range[0]);
+        }
         if (ref.history()) {
             if (table.mode() == TableMode.UPSERT) {
                 throw VersoException.at(ErrorCode.NO_HISTORY, "table " + table.name()
@@ -373,6 +400,9 @@ public final class ReadAnalyzer {
 
     public static List<String> columns(TableDef table, RelationKind kind) {
         Stream<String> own = table.columns().stream().map(ColumnDef::name);
+        if (table.systemVersioned()) {
+            own = Stream.concat(own, Stream.of(table.period().start(), table.period().end()));
+        }
         return kind == RelationKind.HISTORY
                 ? Stream.concat(own, BoundRelation.HISTORY_COLUMNS.stream()).toList()
                 : own.toList();
@@ -431,6 +461,8 @@ public final class ReadAnalyzer {
         final String alias;
         final List<String> columns;
         final Set<String> qualifiedOnly = new HashSet<>();
+        /** Columns found by name but left out of {@code *}: the implicit period columns of system versioning. */
+        final Set<String> hidden = new HashSet<>();
 
         Entry(String alias, List<String> columns) {
             this.alias = alias;
@@ -480,8 +512,25 @@ public final class ReadAnalyzer {
             List<String> out = new ArrayList<>();
             for (Entry e : entries) {
                 for (String c : e.columns) {
-                    if (!e.qualifiedOnly.contains(c)) {
+                    if (!e.qualifiedOnly.contains(c) && !e.hidden.contains(c)) {
                         out.add(c);
+                    }
+                }
+            }
+            return out;
+        }
+
+        boolean hasHidden() {
+            return entries.stream().anyMatch(e -> !e.hidden.isEmpty());
+        }
+
+        /** {@code *} or {@code alias.*} spelled out, for blocks whose relations have hidden columns. */
+        List<ResolvedRef> starRefs(Ident qualifier) {
+            List<ResolvedRef> out = new ArrayList<>();
+            for (Entry e : qualifier == null ? entries : List.of(entry(qualifier))) {
+                for (String c : e.columns) {
+                    if (!(qualifier == null && e.qualifiedOnly.contains(c)) && !e.hidden.contains(c)) {
+                        out.add(new ResolvedRef(e.alias, c));
                     }
                 }
             }

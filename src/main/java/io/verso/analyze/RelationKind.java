@@ -1,4 +1,11 @@
 package io.verso.analyze;
 
 /** How a relation of a read is served: its current rows, its winners at a commit, or every version. */
-public enum RelationKind { CURRENT, AS_OF, HISTORY }
+public enum RelationKind {
+    CURRENT, AS_OF, HISTORY,
+    /**
+     * The versions of a system-versioned table current at some commit in (rangeFrom, asOf]: FOR
+     * SYSTEM_TIME FROM … TO and BETWEEN reduced to commits; ALL leaves both bounds null.
+     */
+    RANGE
+}

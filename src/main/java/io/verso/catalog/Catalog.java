@@ -182,7 +182,9 @@ public class Catalog {
                 .map(i -> new IndexRecord(i.name(), i.physical(), String.join(",", i.columns()), i.scope().name()))
                 .toList();
         return new TableRecord(id, table.name(), table.mode().name(), maxPhysical + 1, table.horizon(),
-                table.createdCommit(), table.retentionCommits(), table.retentionInterval(), columns, groups, indexes);
+                table.createdCommit(), table.retentionCommits(), table.retentionInterval(),
+                table.period() == null ? null : table.period().start(), table.period() == null ? null : table.period().end(),
+                table.period() != null && table.period().implicit(), columns, groups, indexes);
     }
 
     private static TableDef toDef(TableRecord record) {
@@ -202,7 +204,9 @@ public class Catalog {
                 .toList();
         return new TableDef(record.id(), record.name(), TableMode.valueOf(record.mode()), columns, groups,
                 record.historyHorizon(), record.createdCommit(), indexes, record.retentionCommits(),
-                record.retentionInterval());
+                record.retentionInterval(), record.periodStart() == null ? null
+                        : new TableDef.SystemPeriod(record.periodStart(), record.periodEnd(), record.periodImplicit(),
+                                new ColumnType(ColumnType.Base.TIMESTAMP, 6, null)));
     }
 
     private static List<String> ordering(List<ColumnRecord> columns, int groupId, String kind) {

@@ -15,35 +15,74 @@ import java.util.Optional;
  */
 public record TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
                        long horizon, long createdCommit, List<IndexDef> indexes, Long retentionCommits,
-                       String retentionInterval) {
+                       String retentionInterval, SystemPeriod period) {
+
+    /**
+     * The period columns of a system-versioned table: their names, whether they are the implicit
+     * invisible ones, and their type (TIMESTAMP(p)). Their values are the commit times kept in the
+     * hidden columns {@code _start}/{@code _end}.
+     */
+    public record SystemPeriod(String start, String end, boolean implicit, ColumnType type) {
+        public static final String END_OF_TIME = "2038-01-19 03:14:07.999999";
+
+        public static SystemPeriod implicitColumns() {
+            return new SystemPeriod("row_start", "row_end", true, new ColumnType(ColumnType.Base.TIMESTAMP, 6, null));
+        }
+
+        public boolean names(String column) {
+            return start.equals(column) || end.equals(column);
+        }
+    }
+
+    public TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
+                    long horizon, long createdCommit, List<IndexDef> indexes, Long retentionCommits,
+                    String retentionInterval) {
+        this(id, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits, retentionInterval,
+                null);
+    }
 
     public TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
                     long horizon, long createdCommit) {
         this(id, name, mode, columns, groups, horizon, createdCommit, List.of(), null, null);
     }
 
+    /** Whether reads may ask FOR SYSTEM_TIME of this table (a SYSTEM table with its period). */
+    public boolean systemVersioned() {
+        return mode == TableMode.SYSTEM && period != null;
+    }
+
+    public TableDef withPeriod(SystemPeriod newPeriod) {
+        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
+                retentionInterval, newPeriod);
+    }
+
+    public TableDef withMode(TableMode newMode, List<ColumnDef> newColumns, SystemPeriod newPeriod) {
+        return new TableDef(id, name, newMode, newColumns, groups, horizon, createdCommit, indexes, retentionCommits,
+                retentionInterval, newPeriod);
+    }
+
     public TableDef withName(String newName) {
         return new TableDef(id, newName, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval);
+                retentionInterval, period);
     }
 
     public TableDef withColumns(List<ColumnDef> newColumns, List<GroupDef> newGroups) {
         return new TableDef(id, name, mode, newColumns, newGroups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval);
+                retentionInterval, period);
     }
 
     public TableDef withHorizon(long newHorizon) {
         return new TableDef(id, name, mode, columns, groups, newHorizon, createdCommit, indexes, retentionCommits,
-                retentionInterval);
+                retentionInterval, period);
     }
 
     public TableDef withIndexes(List<IndexDef> newIndexes) {
         return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, newIndexes, retentionCommits,
-                retentionInterval);
+                retentionInterval, period);
     }
 
     public TableDef withRetention(Long commits, String interval) {
-        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, commits, interval);
+        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, commits, interval, period);
     }
 
     public Optional<ColumnDef> columnByPhysical(String physical) {

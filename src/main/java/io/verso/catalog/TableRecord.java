@@ -8,14 +8,15 @@ import org.springframework.data.relational.core.mapping.Table;
 /** The catalog's persistent form of a user table: one aggregate with its columns and groups. */
 @Table(schema = "verso", name = "user_tables")
 record TableRecord(@Id Long id, String name, String mode, int nextColumnId, long historyHorizon, long createdCommit,
-                   Long retentionCommits, String retentionInterval,
+                   Long retentionCommits, String retentionInterval, String periodStart, String periodEnd,
+                   boolean periodImplicit,
                    @MappedCollection(idColumn = "table_id", keyColumn = "position") List<ColumnRecord> columns,
                    @MappedCollection(idColumn = "table_id", keyColumn = "position") List<GroupRecord> groups,
                    @MappedCollection(idColumn = "table_id", keyColumn = "position") List<IndexRecord> indexes) {
 
     TableRecord withId(Long id) {
         return new TableRecord(id, name, mode, nextColumnId, historyHorizon, createdCommit, retentionCommits,
-                retentionInterval, columns, groups, indexes);
+                retentionInterval, periodStart, periodEnd, periodImplicit, columns, groups, indexes);
     }
 
     /** A column; {@code orderingKind} is VALID or REVISION for ordering columns, else null. */

@@ -20,10 +20,15 @@ public final class RelationCompiler {
 
     public static void emit(SqlBuilder b, BoundRelation relation) {
         TableDef table = relation.table();
+        if (table.mode() == TableMode.SYSTEM) {
+            SystemCompiler.relation(b, relation);
+            return;
+        }
         switch (relation.kind()) {
             case CURRENT -> current(b, table);
             case AS_OF -> asOf(b, table, relation.asOf());
             case HISTORY -> history(b, table, relation.asOf());
+            case RANGE -> throw new IllegalStateException("FOR SYSTEM_TIME ranges read SYSTEM tables only");
         }
     }
 

@@ -95,7 +95,19 @@ public final class SelectCompiler {
         for (int i = 0; i < block.items().size(); i++) {
             SelectItem item = block.items().get(i);
             b.sql(i > 0 ? ", " : "");
-            if (item instanceof SelectItem.All) {
+            List<io.verso.analyze.ResolvedRef> spelled = bound.stars().get(item);
+            if (spelled != null) {
+                // Relations with invisible columns (system versioning's implicit period): PostgreSQL's * would list them.
+                for (int c = 0; c < spelled.size(); c++) {
+                    io.verso.analyze.ResolvedRef ref = spelled.get(c);
+                    b.sql(c > 0 ? ", " : "");
+                    if (ref.qualifier() == null) {
+                        b.ident(ref.column());
+                    } else {
+                        b.qualified(ref.qualifier(), ref.column());
+                    }
+                }
+            } else if (item instanceof SelectItem.All) {
                 b.sql("*");
             } else if (item instanceof SelectItem.AllOf all) {
                 b.ident(all.qualifier().name()).sql(".*");

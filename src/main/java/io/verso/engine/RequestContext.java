@@ -30,6 +30,9 @@ interface RequestContext {
     /** Record that the commit touched {@code table} with {@code rows} rows. */
     void touch(String table, long rows);
 
+    /** Evaluates FOR SYSTEM_TIME bounds and finds commits by time. */
+    AsOfResolver.Instants instants();
+
     /** Who asked (the authenticated principal), for erasure records; null when unknown. */
     String actor();
 }

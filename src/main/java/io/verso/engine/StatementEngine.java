@@ -85,6 +85,7 @@ public class StatementEngine {
     private final AccessControl access;
     private final AccessStatements accessStatements;
     private final ReadRouter router;
+    private final SystemVersioning system;
 
     public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
@@ -92,6 +93,7 @@ public class StatementEngine {
         this.catalog = catalog;
         this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
+        this.system = new SystemVersioning(catalog, sql);
         this.commits = commits;
         this.sql = sql;
         this.properties = properties;
@@ -147,10 +149,10 @@ public class StatementEngine {
             String recorded = principal.name() != null ? principal.name() : actor;
             if (!writes) {
                 return router.read(target -> transaction.execute(status ->
-                        new Request(params, false, principal, recorded, target).run(script.statements())));
+                        new Request(params, false, principal, recorded, target).run(script.statements(), status)));
             }
             Request request = new Request(params, true, principal, recorded, null);
-            ExecutionResult result = transaction.execute(status -> request.run(script.statements()));
+            ExecutionResult result = transaction.execute(status -> request.run(script.statements(), status));
             router.committed(result.commit(), request.catalogChanged);
             return result;
         } catch (VersoException e) {
@@ -177,6 +179,9 @@ public class StatementEngine {
         private Catalog.Snapshot catalogSnapshot;
         private int position;
         private boolean catalogChanged;
+        /** START TRANSACTION seen (a savepoint to ROLLBACK to) and what was touched then; see transactionControl. */
+        private Map<String, Long> touchedAtStart;
+        private boolean rolledBack;
 
         Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
                 ReadRouter.ReadTarget target) {
@@ -207,7 +212,7 @@ public class StatementEngine {
             return actor;
         }
 
-        ExecutionResult run(List<Statement> statements) {
+        ExecutionResult run(List<Statement> statements, org.springframework.transaction.TransactionStatus status) {
             String timeout = properties.statementTimeout().toMillis() + "ms";
             long latest;
             if (writes) {
@@ -243,10 +248,15 @@ public class StatementEngine {
                 target.snapshot(latest, state[1]);
                 catalogSnapshot = catalog.snapshot(state[1]);
             }
-            asOf = new AsOfResolver(params, latest, this::commitAt);
+            asOf = new AsOfResolver(params, latest, this::commitAt).withInstants(instants());
             List<StatementResult> results = new ArrayList<>();
             for (Statement statement : statements) {
                 results.add(execute(statement));
+            }
+            if (writes && rolledBack && touched.isEmpty()) {
+                // Everything this request wrote was rolled back: it makes no commit (its sequence is a gap).
+                status.setRollbackOnly();
+                return new ExecutionResult(null, latest, results);
             }
             if (writes) {
                 Set<CommitRecord.TableTouched> tablesTouched = touched.entrySet().stream()
@@ -303,6 +313,45 @@ public class StatementEngine {
         }
 
         @Override
+        public AsOfResolver.Instants instants() {
+            return new AsOfResolver.Instants() {
+                @Override
+                public Instant at(Expr value) {
+                    refuseColumns(value);
+                    SqlBuilder b = new SqlBuilder().sql("SELECT CAST((");
+                    new ExprCompiler(null, params, null).emit(b, value);
+                    b.sql(") AS timestamptz)");
+                    try {
+                        java.time.OffsetDateTime t = sql.query(b.build(), rs -> {
+                            rs.next();
+                            return rs.getObject(1, java.time.OffsetDateTime.class);
+                        });
+                        if (t == null) {
+                            throw VersoException.at(ErrorCode.INVALID_SYSTEM_TIME, "FOR SYSTEM_TIME takes a time, "
+                                    + "not NULL", value.pos());
+                        }
+                        return t.toInstant();
+                    } catch (DataAccessException e) {
+                        throw VersoException.at(ErrorCode.INVALID_SYSTEM_TIME, "FOR SYSTEM_TIME takes a time (a "
+                                + "TIMESTAMP literal, a string such as '2025-12-31 23:59:59', a parameter or a constant "
+                                + "expression): " + PgErrors.translate(e).getMessage(), value.pos());
+                    }
+                }
+
+                @Override
+                public long commitAt(Instant t, boolean strict, long latestCommit) {
+                    // Commit times are UTC wall times in period columns: compare them as such.
+                    return sql.query(new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
+                            .bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
+                            .sql(" CAST(").bind(t.toString()).sql(" AS timestamptz)").build(), rs -> {
+                                rs.next();
+                                return rs.getLong(1);
+                            });
+                }
+            };
+        }
+
+        @Override
         public void catalogChanged() {
             catalogChanged = true;
             tables.clear();
@@ -323,6 +372,16 @@ public class StatementEngine {
             }
             if (statement instanceof Statement.Select s) {
                 return select(s);
+            }
+            if (statement instanceof Statement.TransactionControl t) {
+                return transactionControl(t);
+            }
+            if (statement instanceof Statement.AlterSystemVersioning a) {
+                return system.alter(a, table(a.table()), this, commitTime);
+            }
+            if (statement instanceof Statement.DeleteHistory d && (table(d.table()).mode() == TableMode.SYSTEM
+                    || d.before() == null || d.before() instanceof io.verso.sql.ast.AsOf.SystemTime)) {
+                return system.deleteHistory(d, table(d.table()), this);
             }
             if (statement instanceof Statement.InsertRows i) {
                 return insertRows(i);
@@ -368,6 +427,39 @@ public class StatementEngine {
                         List.of(new Column("table", "TEXT"), new Column("create_statement", "TEXT")), rows, null);
             }
             return lifecycle.execute(statement, this);
+        }
+
+        /**
+         * MariaDB's framing inside one request: START TRANSACTION / BEGIN sets a savepoint, ROLLBACK
+         * returns to it (undoing rows, history and catalog changes since), COMMIT ends the frame. The
+         * request stays one PostgreSQL transaction and makes at most one commit.
+         */
+        private StatementResult transactionControl(Statement.TransactionControl control) {
+            switch (control.action()) {
+                case START -> {
+                    sql.update(new SqlBuilder().sql("SAVEPOINT verso_frame").build());
+                    touchedAtStart = new LinkedHashMap<>(touched);
+                }
+                case COMMIT -> touchedAtStart = null;
+                case ROLLBACK -> {
+                    if (touchedAtStart == null) {
+                        throw VersoException.at(ErrorCode.INVALID_REQUEST, "ROLLBACK without START TRANSACTION "
+                                + "(or BEGIN) earlier in the request: each request is one transaction", control.pos());
+                    }
+                    sql.update(new SqlBuilder().sql("ROLLBACK TO SAVEPOINT verso_frame").build());
+                    touched.clear();
+                    touched.putAll(touchedAtStart);
+                    touchedAtStart = null;
+                    rolledBack = true;
+                    catalogChanged();
+                }
+            }
+            return new StatementResult.Changed(control.action() == Statement.TransactionAction.START
+                    ? "START TRANSACTION" : control.action().name(), null, true, null);
+        }
+
+        private List<RowInput> queried(Statement.InsertRows statement) {
+            return queriedRows(statement, table(statement.table()));
         }
 
         // ---- reads -----------------------------------------------------------------------------
@@ -434,6 +526,9 @@ public class StatementEngine {
         private StatementResult insertRows(Statement.InsertRows statement) {
             String kind = statement.upsert() ? "UPSERT" : "INSERT";
             TableDef table = table(statement.table());
+            if (table.mode() == TableMode.SYSTEM) {
+                return system.insert(statement, table, this, commitTime, this::queried);
+            }
             if (table.mode() == TableMode.APPEND && (statement.upsert() || statement.group() != null)) {
                 throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (statement.upsert() ? "UPSERT"
                         : "ATTRIBUTE GROUP") + " needs a keyed table; " + table.name()
@@ -557,6 +652,9 @@ public class StatementEngine {
         }
 
         private StatementResult update(Statement.Update update) {
+            if (table(update.table()).mode() == TableMode.SYSTEM) {
+                return system.update(update, table(update.table()), this, commitTime);
+            }
             TableDef table = keyedTable(update.table(), "UPDATE");
             Map<String, Expr> assigned = new LinkedHashMap<>();
             for (Statement.Assignment a : update.assignments()) {
@@ -631,6 +729,9 @@ public class StatementEngine {
         }
 
         private StatementResult delete(Statement.Delete delete) {
+            if (table(delete.table()).mode() == TableMode.SYSTEM) {
+                return system.delete(delete, table(delete.table()), this, commitTime);
+            }
             TableDef table = keyedTable(delete.table(), "DELETE");
             Map<String, Object> at = new LinkedHashMap<>();
             Map<String, Pos> atPositions = new HashMap<>();
@@ -722,6 +823,12 @@ public class StatementEngine {
             if (views.find(create.name().name()).isPresent()) {
                 throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + create.name() + "' already exists",
                         create.name().pos());
+            }
+            if (create.systemVersioning() != null) {
+                StatementResult created = system.create(create, commit);
+                catalogChanged();
+                touch(create.name().name(), 0);
+                return created;
             }
             TableDef table = catalog.create(DdlAnalyzer.createTable(create, commit));
             DdlCompiler.createTable(table).forEach(sql::update);

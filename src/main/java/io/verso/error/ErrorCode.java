@@ -43,6 +43,12 @@ public enum ErrorCode {
     INVALID_DEFINITION(400),
     INVALID_ALTER(400),
     UNKNOWN_INDEX(404),
+    /** A period column of system versioning of a type other than TIMESTAMP (MariaDB 4146). */
+    INVALID_PERIOD_COLUMN(400),
+    /** A period column of system versioning cannot be dropped, renamed or modified (MariaDB 1235/4119). */
+    PERIOD_COLUMN_ALTER(400),
+    /** A MariaDB feature Verso does not serve: application-time periods, AS OF TRANSACTION (MariaDB 1235). */
+    NOT_SUPPORTED(400),
 
     // Writes.
     MISSING_KEY_VALUE(400),
@@ -55,6 +61,8 @@ public enum ErrorCode {
     UNSUPPORTED_FOR_MODE(400),
     INVALID_AT_CLAUSE(400),
     INVALID_ASSIGNMENT(400),
+    /** A write gives a value to a period column of system versioning (MariaDB 4112). */
+    PERIOD_COLUMN_WRITE(400),
 
     // Reads.
     AS_OF_NOT_POSITIVE(400),
@@ -90,6 +98,10 @@ public enum ErrorCode {
     UNIQUE_VIOLATION(409),
     /** A write breaks a CHECK constraint. */
     CHECK_VIOLATION(400),
+    /** FOR SYSTEM_TIME (or DELETE HISTORY BEFORE SYSTEM_TIME) on a table without versioning (MariaDB 4174). */
+    NOT_SYSTEM_VERSIONED(400),
+    /** A FOR SYSTEM_TIME bound that is not a time. */
+    INVALID_SYSTEM_TIME(400),
 
     // Who may do what (spec: Access control), and retries.
     /** No credentials, or credentials that do not prove who the caller is (bad, expired, revoked). */

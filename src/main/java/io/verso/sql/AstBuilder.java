@@ -60,7 +60,16 @@ final class AstBuilder {
         }
         if (ctx.deleteHistory() != null) {
             DeleteHistoryContext c = ctx.deleteHistory();
-            return new Statement.DeleteHistory(ident(c.identifier()), commitRef(c.commitRef(), pos(c.commitRef())), pos(c));
+            AsOf before = c.commitRef() != null ? commitRef(c.commitRef(), pos(c.commitRef()))
+                    : c.valueExpression() != null ? new AsOf.SystemTime(AsOf.SystemTimeKind.AS_OF,
+                            value(c.valueExpression()), null, pos(c.valueExpression())) : null;
+            return new Statement.DeleteHistory(ident(c.identifier()), before, pos(c));
+        }
+        if (ctx.transactionControl() != null) {
+            TransactionControlContext c = ctx.transactionControl();
+            return new Statement.TransactionControl(c instanceof StartTransactionContext ? Statement.TransactionAction.START
+                    : c instanceof CommitTransactionContext ? Statement.TransactionAction.COMMIT
+                    : Statement.TransactionAction.ROLLBACK, pos(c));
         }
         if (ctx.erase() != null) {
             EraseContext c = ctx.erase();
@@ -137,6 +146,7 @@ final class AstBuilder {
         List<List<Ident>> unique = new ArrayList<>();
         List<Expr> checks = new ArrayList<>();
         boolean keySeen = false;
+        Statement.SystemVersioning period = null;
         for (TableElementContext element : ctx.tableElement()) {
             if (element instanceof ColumnElementContext c) {
                 ColumnDefinition column = columnDefinition(c.columnDefinition());
@@ -169,11 +179,27 @@ final class AstBuilder {
                 unique.add(identList(c.identifierList()));
             } else if (element instanceof CheckElementContext c) {
                 checks.add(expr(c.expression()));
+            } else if (element instanceof PeriodElementContext c) {
+                if (period != null) {
+                    throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PERIOD FOR SYSTEM_TIME is declared twice",
+                            pos(c));
+                }
+                period = new Statement.SystemVersioning(ident(c.start), ident(c.end), pos(c));
+            } else if (element instanceof ApplicationPeriodElementContext c) {
+                throw VersoException.at(ErrorCode.NOT_SUPPORTED, "application-time periods (PERIOD FOR "
+                        + ident(c.identifier(0)) + ") are not supported: SYSTEM_TIME is the only period", pos(c));
             }
+        }
+        Statement.SystemVersioning versioning = null;
+        if (ctx.SYSTEM() != null) {
+            versioning = period != null ? period : new Statement.SystemVersioning(null, null, pos(ctx.SYSTEM().getSymbol()));
+        } else if (period != null) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PERIOD FOR SYSTEM_TIME needs WITH SYSTEM VERSIONING",
+                    period.pos());
         }
         Statement.Mode mode = ctx.tableMode == null ? null : Statement.Mode.valueOf(ctx.tableMode.getText().toUpperCase(Locale.ROOT));
         return new Statement.CreateTable(ident(ctx.name), ctx.EXISTS() != null, columns, primaryKey, groups, mode,
-                ordering(ctx.orderingClause()), unique, checks, pos(ctx));
+                ordering(ctx.orderingClause()), unique, checks, versioning, pos(ctx));
     }
 
     private Ordering ordering(List<OrderingClauseContext> clauses) {
@@ -198,7 +224,11 @@ final class AstBuilder {
         boolean notNull = false;
         boolean unique = false;
         Expr.Literal defaultValue = null;
+        Statement.RowBound rowBound = null;
         for (ColumnConstraintContext constraint : ctx.columnConstraint()) {
+            if (constraint instanceof GeneratedConstraintContext g) {
+                rowBound = g.rowBound.getType() == VersoSqlParser.START ? Statement.RowBound.START : Statement.RowBound.END;
+            }
             if (constraint instanceof NotNullConstraintContext) {
                 notNull = true;
             } else if (constraint instanceof DefaultConstraintContext d) {
@@ -208,7 +238,7 @@ final class AstBuilder {
             }
         }
         return new ColumnDefinition(ident(ctx.identifier()), typeSpec(ctx.typeName()), notNull, defaultValue, unique,
-                pos(ctx));
+                rowBound, pos(ctx));
     }
 
     private TypeSpec typeSpec(TypeNameContext ctx) {
@@ -242,6 +272,9 @@ final class AstBuilder {
         Ident table = ident(ctx.table);
         Pos pos = pos(ctx);
         AlterActionContext action = ctx.alterAction();
+        if (action instanceof AddSystemVersioningContext || action instanceof DropSystemVersioningContext) {
+            return new Statement.AlterSystemVersioning(table, action instanceof AddSystemVersioningContext, pos);
+        }
         if (action instanceof AddColumnContext a) {
             return new Statement.AddColumn(table, columnDefinition(a.columnDefinition()),
                     a.group == null ? null : ident(a.group), pos);
@@ -426,7 +459,15 @@ final class AstBuilder {
         boolean history = rp instanceof HistoryRelationContext;
         QualifiedNameContext name = history ? ((HistoryRelationContext) rp).qualifiedName()
                 : ((TableRelationContext) rp).qualifiedName();
-        return new Query.TableRef(tableName(name), history, asOf(r.asOf()), r.alias == null ? null : ident(r.alias),
+        AsOf asOf = asOf(r.asOf());
+        if (r.systemTime() != null) {
+            if (asOf != null) {
+                throw VersoException.at(ErrorCode.AS_OF_DUPLICATE, "FOR SYSTEM_TIME and AS OF are given in the same place",
+                        asOf.pos());
+            }
+            asOf = systemTime(r.systemTime());
+        }
+        return new Query.TableRef(tableName(name), history, asOf, r.alias == null ? null : ident(r.alias),
                 r.columnAliases() == null ? List.of() : identList(r.columnAliases().identifierList()), pos(r));
     }
 
@@ -451,6 +492,23 @@ final class AstBuilder {
             return new AsOf.AtTimestamp(value(t.valueExpression()), pos(clause));
         }
         return commitRef(((AsOfCommitContext) clause).commitRef(), pos(clause));
+    }
+
+    private AsOf systemTime(SystemTimeContext ctx) {
+        Pos pos = pos(ctx);
+        if (ctx instanceof SystemTimeAsOfContext a) {
+            return new AsOf.SystemTime(AsOf.SystemTimeKind.AS_OF, value(a.valueExpression()), null, pos);
+        }
+        if (ctx instanceof SystemTimeFromToContext f) {
+            return new AsOf.SystemTime(AsOf.SystemTimeKind.FROM_TO, value(f.from), value(f.to), pos);
+        }
+        if (ctx instanceof SystemTimeBetweenContext b) {
+            return new AsOf.SystemTime(AsOf.SystemTimeKind.BETWEEN, value(b.from), value(b.to), pos);
+        }
+        if (ctx instanceof SystemTimeTransactionContext t) {
+            return new AsOf.SystemTime(AsOf.SystemTimeKind.TRANSACTION, value(t.valueExpression()), null, pos);
+        }
+        return new AsOf.SystemTime(AsOf.SystemTimeKind.ALL, null, null, pos);
     }
 
     private AsOf commitRef(CommitRefContext ctx, Pos pos) {

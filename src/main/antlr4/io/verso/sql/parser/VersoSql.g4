@@ -25,6 +25,15 @@ statement
     | delete
     | select
     | accessStatement
+    | transactionControl
+    ;
+
+// Framing of a request's statements as one transaction (MariaDB's spelling); see the engine.
+transactionControl
+    : START TRANSACTION                          #startTransaction
+    | BEGIN WORK?                                #startTransaction
+    | COMMIT WORK?                               #commitTransaction
+    | ROLLBACK WORK?                             #rollbackTransaction
     ;
 
 // ---- DDL ------------------------------------------------------------------------------------
@@ -32,7 +41,7 @@ statement
 createTable
     : CREATE TABLE (IF NOT EXISTS)? name=identifier
       LPAREN tableElement (COMMA tableElement)* RPAREN
-      tableMode=(APPEND | UPSERT | VERSIONED)? orderingClause*
+      tableMode=(APPEND | UPSERT | VERSIONED)? orderingClause* (WITH SYSTEM VERSIONING)?
     ;
 
 tableElement
@@ -41,6 +50,8 @@ tableElement
     | ATTRIBUTE GROUP name=identifier LPAREN identifierList RPAREN orderingClause*  #groupElement
     | UNIQUE LPAREN identifierList RPAREN                                   #uniqueElement
     | CHECK LPAREN expression RPAREN                                         #checkElement
+    | PERIOD FOR SYSTEM_TIME LPAREN start=identifier COMMA end=identifier RPAREN  #periodElement
+    | PERIOD FOR identifier LPAREN identifier COMMA identifier RPAREN      #applicationPeriodElement
     ;
 
 orderingClause
@@ -58,6 +69,7 @@ columnConstraint
     | NULL                #nullableConstraint
     | UNIQUE              #uniqueConstraint
     | CHECK LPAREN expression RPAREN  #checkConstraint
+    | GENERATED ALWAYS AS ROW rowBound=(START | END)  #generatedConstraint
     ;
 
 typeName
@@ -76,7 +88,9 @@ alterTable
     ;
 
 alterAction
-    : ADD COLUMN? columnDefinition (TO ATTRIBUTE GROUP group=identifier)?   #addColumn
+    : ADD SYSTEM VERSIONING                                                 #addSystemVersioning
+    | DROP SYSTEM VERSIONING                                                #dropSystemVersioning
+    | ADD COLUMN? columnDefinition (TO ATTRIBUTE GROUP group=identifier)?   #addColumn
     | DROP COLUMN? identifier                                               #dropColumn
     | RENAME COLUMN from=identifier TO to=identifier                        #renameColumn
     | RENAME TO identifier                                                  #renameTable
@@ -113,7 +127,7 @@ dropIndex
     ;
 
 deleteHistory
-    : DELETE HISTORY FROM identifier BEFORE COMMIT commitRef
+    : DELETE HISTORY FROM identifier (BEFORE COMMIT commitRef | BEFORE SYSTEM_TIME valueExpression)?
     ;
 
 erase
@@ -257,7 +271,7 @@ joinCriteria
     ;
 
 fromPrimary
-    : relationPrimary asOf* (AS? alias=identifier columnAliases?)?       #relation
+    : relationPrimary systemTime? asOf* (AS? alias=identifier columnAliases?)?       #relation
     | LPAREN query RPAREN asOf* AS? alias=identifier columnAliases?      #derivedTable
     | LPAREN fromItem RPAREN                                             #parenthesizedFrom
     ;
@@ -270,6 +284,15 @@ relationPrimary
 asOf
     : AS OF COMMIT commitRef                     #asOfCommit
     | AS OF TIMESTAMP valueExpression            #asOfTimestamp
+    ;
+
+// MariaDB's FOR SYSTEM_TIME, after the table name and before the alias.
+systemTime
+    : FOR SYSTEM_TIME AS OF TRANSACTION valueExpression              #systemTimeTransaction
+    | FOR SYSTEM_TIME AS OF valueExpression                          #systemTimeAsOf
+    | FOR SYSTEM_TIME FROM from=valueExpression TO to=valueExpression  #systemTimeFromTo
+    | FOR SYSTEM_TIME BETWEEN from=valueExpression AND to=valueExpression  #systemTimeBetween
+    | FOR SYSTEM_TIME ALL                                            #systemTimeAll
     ;
 
 commitRef
@@ -418,11 +441,14 @@ nonReserved
     | ROWS | RANGE | ROW | PRECEDING | FOLLOWING | UNBOUNDED | LEADING | TRAILING | TIMESTAMPTZ
     | INTERVAL | VIEW | CHARACTER | VARYING | EXTRACT | POSITION | SUBSTRING | TRIM
     | ROLE | GRANTS | WRITE | ADMIN
+    | SYSTEM | VERSIONING | GENERATED | ALWAYS | START | PERIOD | TRANSACTION | BEGIN | WORK | ROLLBACK
     ;
 
 // ---- lexer ----------------------------------------------------------------------------------
 
-ADD: A D D; ALL: A L L; ANY: A N Y; CHARACTER: C H A R A C T E R; CHECK: C H E C K; CROSS: C R O S S;
+ADD: A D D; ALWAYS: A L W A Y S; BEGIN: B E G I N; GENERATED: G E N E R A T E D; PERIOD: P E R I O D;
+ROLLBACK: R O L L B A C K; START: S T A R T; SYSTEM: S Y S T E M; SYSTEM_TIME: S Y S T E M '_' T I M E;
+TRANSACTION: T R A N S A C T I O N; VERSIONING: V E R S I O N I N G; WORK: W O R K; ALL: A L L; ANY: A N Y; CHARACTER: C H A R A C T E R; CHECK: C H E C K; CROSS: C R O S S;
 EXCEPT: E X C E P T; EXTRACT: E X T R A C T; FILTER: F I L T E R; FOLLOWING: F O L L O W I N G; FOR: F O R; FULL: F U L L;
 INTERSECT: I N T E R S E C T; INTERVAL: I N T E R V A L; LEADING: L E A D I N G; OVER: O V E R; PARTITION: P A R T I T I O N;
 POSITION: P O S I T I O N; PRECEDING: P R E C E D I N G; RANGE: R A N G E; RIGHT: R I G H T; ROW: R O W; ROWS: R O W S;

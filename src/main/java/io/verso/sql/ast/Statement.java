@@ -10,11 +10,26 @@ public sealed interface Statement {
 
     enum Mode { APPEND, UPSERT, VERSIONED }
 
+    /** {@code rowBound} is START or END for MariaDB's {@code GENERATED ALWAYS AS ROW START|END}, else null. */
     record ColumnDefinition(Ident name, TypeSpec type, boolean notNull, Expr.Literal defaultValue, boolean unique,
-                            Pos pos) {
+                            RowBound rowBound, Pos pos) {
+        public ColumnDefinition(Ident name, TypeSpec type, boolean notNull, Expr.Literal defaultValue, boolean unique,
+                                Pos pos) {
+            this(name, type, notNull, defaultValue, unique, null, pos);
+        }
+
         public ColumnDefinition(Ident name, TypeSpec type, boolean notNull, Expr.Literal defaultValue, Pos pos) {
             this(name, type, notNull, defaultValue, false, pos);
         }
+    }
+
+    enum RowBound { START, END }
+
+    /**
+     * MariaDB's system versioning of a CREATE TABLE: {@code start}/{@code end} name the declared
+     * period columns of {@code PERIOD FOR SYSTEM_TIME}, both null for the implicit invisible ones.
+     */
+    record SystemVersioning(Ident start, Ident end, Pos pos) {
     }
 
     /** {@code VALID BY} and {@code REVISION BY} column lists of a table or group; empty when absent. */
@@ -28,7 +43,13 @@ public sealed interface Statement {
     /** {@code unique} holds the UNIQUE column sets, column constraints included; {@code checks} the CHECKs. */
     record CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                        List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
-                       List<Expr> checks, Pos pos) implements Statement {
+                       List<Expr> checks, SystemVersioning systemVersioning, Pos pos) implements Statement {
+        public CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
+                           List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
+                           List<Expr> checks, Pos pos) {
+            this(name, ifNotExists, columns, primaryKey, groups, mode, ordering, unique, checks, null, pos);
+        }
+
         public CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                            List<GroupDefinition> groups, Mode mode, Ordering ordering, Pos pos) {
             this(name, ifNotExists, columns, primaryKey, groups, mode, ordering, List.of(), List.of(), pos);
@@ -57,6 +78,16 @@ public sealed interface Statement {
     record SetRetention(Ident table, Long commits, String interval, Pos pos) implements Statement {
     }
 
+    /** {@code ALTER TABLE t ADD SYSTEM VERSIONING} ({@code add}) or {@code DROP SYSTEM VERSIONING}. */
+    record AlterSystemVersioning(Ident table, boolean add, Pos pos) implements Statement {
+    }
+
+    /** START TRANSACTION / BEGIN, COMMIT or ROLLBACK framing statements of a request. */
+    record TransactionControl(TransactionAction action, Pos pos) implements Statement {
+    }
+
+    enum TransactionAction { START, COMMIT, ROLLBACK }
+
     /** An ALTER that would change the mode or the ordering columns: parsed only to be refused clearly. */
     record ChangeOrdering(Ident table, String what, Pos pos) implements Statement {
     }
@@ -78,6 +109,10 @@ public sealed interface Statement {
     record DropIndex(Ident name, boolean ifExists, Pos pos) implements Statement {
     }
 
+    /**
+     * {@code DELETE HISTORY FROM t BEFORE COMMIT n} ({@code before} an AsOf of a commit), {@code BEFORE
+     * SYSTEM_TIME t} ({@code before} a {@link AsOf.SystemTime} AS OF t), or with no BEFORE (null).
+     */
     record DeleteHistory(Ident table, AsOf before, Pos pos) implements Statement {
     }
 
@@ -167,6 +202,6 @@ public sealed interface Statement {
     /** Whether the statement makes a commit: everything but reads and catalog listings. */
     default boolean writes() {
         return !(this instanceof Select || this instanceof ShowTables || this instanceof ShowCreateTable
-                || this instanceof Describe || this instanceof ShowGrants);
+                || this instanceof Describe || this instanceof ShowGrants || this instanceof TransactionControl);
     }
 }

@@ -1,0 +1,169 @@
+package io.verso.analyze;
+
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.ColumnType;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableDef.SystemPeriod;
+import io.verso.catalog.TableMode;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Statement;
+import io.verso.sql.ast.Statement.ColumnDefinition;
+import io.verso.sql.ast.Statement.CreateTable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * CREATE TABLE … WITH SYSTEM VERSIONING (MariaDB's syntax) checked and turned into a SYSTEM table:
+ * the user's columns, the primary key and UNIQUE sets (constraints on current rows), and the period
+ * columns, implicit and invisible or declared with GENERATED ALWAYS AS ROW START/END.
+ */
+public final class SystemTables {
+
+    private SystemTables() {
+    }
+
+    /** A SYSTEM table and its unique column sets (physical names), the primary key first. */
+    public record Created(TableDef table, List<List<String>> unique) {
+    }
+
+    public static Created createTable(CreateTable create, long commit) {
+        DdlAnalyzer.checkName(create.name(), "table");
+        if (create.mode() != null || !create.groups().isEmpty() || !create.ordering().validBy().isEmpty()
+                || !create.ordering().revisionBy().isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "WITH SYSTEM VERSIONING takes no mode, VALID BY, "
+                    + "REVISION BY or ATTRIBUTE GROUP: its versions are ordered by commit", create.pos());
+        }
+        Statement.SystemVersioning versioning = create.systemVersioning();
+        Map<String, ColumnDefinition> columns = new LinkedHashMap<>();
+        ColumnDefinition start = null;
+        ColumnDefinition end = null;
+        for (ColumnDefinition column : create.columns()) {
+            DdlAnalyzer.checkName(column.name(), "column");
+            if (columns.put(column.name().name(), column) != null) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is defined twice",
+                        column.name().pos());
+            }
+            if (column.rowBound() == Statement.RowBound.START) {
+                start = requireOnce(start, column, "ROW START");
+            } else if (column.rowBound() == Statement.RowBound.END) {
+                end = requireOnce(end, column, "ROW END");
+            }
+        }
+        SystemPeriod period;
+        if (versioning.start() == null) {
+            if (start != null || end != null) {
+                ColumnDefinition given = start != null ? start : end;
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "column '" + given.name()
+                        + "' is GENERATED ALWAYS AS ROW START/END but the table declares no PERIOD FOR SYSTEM_TIME",
+                        given.pos());
+            }
+            period = SystemPeriod.implicitColumns();
+            for (String implicit : List.of(period.start(), period.end())) {
+                if (columns.containsKey(implicit)) {
+                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + implicit + "' is the name of an "
+                            + "implicit period column of WITH SYSTEM VERSIONING", columns.get(implicit).pos());
+                }
+            }
+        } else {
+            period = new SystemPeriod(versioning.start().name(), versioning.end().name(), false,
+                    periodType(start, versioning.start(), "ROW START", columns));
+            periodType(end, versioning.end(), "ROW END", columns);
+            if (period.start().equals(period.end())) {
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PERIOD FOR SYSTEM_TIME names column '"
+                        + period.start() + "' twice", versioning.pos());
+            }
+        }
+        List<ColumnDefinition> data = create.columns().stream().filter(c -> c.rowBound() == null).toList();
+        if (data.isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "table " + create.name()
+                    + " has no columns besides its period", create.pos());
+        }
+        Map<String, Integer> keyPosition = new HashMap<>();
+        for (Ident key : create.primaryKey()) {
+            refusePeriod(period, key);
+            if (!columns.containsKey(key.name())) {
+                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + key + "' in table "
+                        + create.name(), key.pos());
+            }
+            if (keyPosition.put(key.name(), keyPosition.size()) != null) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + key + "' is in the key twice", key.pos());
+            }
+        }
+        List<ColumnDef> defs = new ArrayList<>();
+        Map<String, String> physical = new HashMap<>();
+        int next = 1;
+        for (ColumnDefinition column : data) {
+            String name = column.name().name();
+            boolean key = keyPosition.containsKey(name);
+            ColumnDef def = new ColumnDef(name, "c" + next++, ColumnType.from(column.type()), column.notNull() || key,
+                    null, key ? keyPosition.get(name) : -1, 0);
+            defs.add(DdlAnalyzer.withDefault(def, column.defaultValue()));
+            physical.put(name, def.physical());
+        }
+        List<List<String>> unique = new ArrayList<>();
+        if (!create.primaryKey().isEmpty()) {
+            unique.add(create.primaryKey().stream().map(k -> physical.get(k.name())).toList());
+        }
+        for (List<Ident> set : create.unique()) {
+            List<String> names = new ArrayList<>();
+            for (Ident c : set) {
+                refusePeriod(period, c);
+                if (!physical.containsKey(c.name())) {
+                    throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + c + "' in table "
+                            + create.name(), c.pos());
+                }
+                names.add(physical.get(c.name()));
+            }
+            unique.add(names);
+        }
+        if (!create.checks().isEmpty()) {
+            throw VersoException.at(ErrorCode.NOT_SUPPORTED, "CHECK constraints are not supported on system-versioned "
+                    + "tables", create.checks().get(0).pos());
+        }
+        TableDef table = new TableDef(0, create.name().name(), TableMode.SYSTEM, defs,
+                List.of(new GroupDef(0, GroupDef.DEFAULT_NAME, List.of(), List.of())), 0, commit, List.of(), null,
+                null, period);
+        return new Created(table, unique);
+    }
+
+    private static ColumnDefinition requireOnce(ColumnDefinition seen, ColumnDefinition column, String what) {
+        if (seen != null) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "two columns are GENERATED ALWAYS AS " + what + ": '"
+                    + seen.name() + "' and '" + column.name() + "'", column.pos());
+        }
+        return column;
+    }
+
+    /** MariaDB: a period column is TIMESTAMP(6) (error 4110); PostgreSQL's TIMESTAMP is microseconds too. */
+    private static ColumnType periodType(ColumnDefinition generated, Ident named, String what,
+                                         Map<String, ColumnDefinition> columns) {
+        ColumnDefinition column = columns.get(named.name());
+        if (column == null) {
+            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "PERIOD FOR SYSTEM_TIME names unknown column '"
+                    + named + "'", named.pos());
+        }
+        if (generated == null || column != generated) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "column '" + named + "' of PERIOD FOR SYSTEM_TIME "
+                    + "must be GENERATED ALWAYS AS " + what, column.pos());
+        }
+        ColumnType type = ColumnType.from(column.type());
+        if (type.base() != ColumnType.Base.TIMESTAMP || (type.precision() != null && type.precision() != 6)) {
+            throw VersoException.at(ErrorCode.INVALID_PERIOD_COLUMN, "period column '" + named + "' must be of type "
+                    + "TIMESTAMP(6), not " + type.display(), column.type().pos());
+        }
+        return new ColumnType(ColumnType.Base.TIMESTAMP, 6, null);
+    }
+
+    private static void refusePeriod(SystemPeriod period, Ident column) {
+        if (period.names(column.name())) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "period column '" + column
+                    + "' cannot be part of a key: it changes with every version", column.pos());
+        }
+    }
+}

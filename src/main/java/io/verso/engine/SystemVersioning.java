@@ -1,0 +1,207 @@
+package io.verso.engine;
+
+import io.verso.analyze.BoundRelation;
+import io.verso.analyze.ReadAnalyzer;
+import io.verso.analyze.RelationKind;
+import io.verso.analyze.Scope;
+import io.verso.analyze.SystemTables;
+import io.verso.analyze.Values;
+import io.verso.analyze.WriteAnalyzer;
+import io.verso.analyze.WriteAnalyzer.RowInput;
+import io.verso.catalog.Catalog;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableDef.SystemPeriod;
+import io.verso.catalog.TableMode;
+import io.verso.compile.CompiledSql;
+import io.verso.compile.ExprCompiler;
+import io.verso.compile.SystemCompiler;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.AsOf;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Statements on SYSTEM tables (MariaDB's system versioning): CREATE, INSERT, UPDATE, DELETE with
+ * plain SQL meaning, DELETE HISTORY and ADD/DROP SYSTEM VERSIONING. Each runs as set-based SQL in
+ * the request's transaction, so a failing statement or a ROLLBACK leaves neither rows nor history.
+ */
+final class SystemVersioning {
+
+    private final Catalog catalog;
+    private final SqlRunner sql;
+
+    SystemVersioning(Catalog catalog, SqlRunner sql) {
+        this.catalog = catalog;
+        this.sql = sql;
+    }
+
+    StatementResult create(Statement.CreateTable create, long commit) {
+        SystemTables.Created created = SystemTables.createTable(create, commit);
+        TableDef table = catalog.create(created.table());
+        SystemCompiler.createTable(table, created.unique()).forEach(sql::update);
+        return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
+    }
+
+    /** INSERT of listed rows, or of the rows of a query given as text ({@code queried} non-null). */
+    StatementResult insert(Statement.InsertRows insert, TableDef table, RequestContext request, Instant commitTime,
+                           Function<Statement.InsertRows, List<RowInput>> queried) {
+        if (insert.upsert() || insert.group() != null) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (insert.upsert() ? "UPSERT" : "ATTRIBUTE GROUP")
+                    + " does not apply to " + table.name() + ", a system-versioned table: use INSERT and UPDATE",
+                    insert.pos());
+        }
+        refusePeriodColumns(table, insert.columns());
+        List<Ident> named = WriteAnalyzer.namedColumns(insert, table);
+        List<RowInput> rows = insert.query() == null ? WriteAnalyzer.rows(insert, table, request.params())
+                : queried.apply(insert);
+        if (rows.isEmpty()) {
+            return StatementResult.Written.empty("INSERT", table.name());
+        }
+        // Omitted columns take their DEFAULT (or NULL), as written in the catalog.
+        List<ColumnDef> columns = table.columns();
+        List<String[]> texts = new ArrayList<>();
+        for (RowInput row : rows) {
+            String[] values = new String[columns.size()];
+            for (int i = 0; i < columns.size(); i++) {
+                ColumnDef column = columns.get(i);
+                boolean given = named.stream().anyMatch(n -> n.name().equals(column.name()));
+                Object value = given ? row.values().get(column.name()) : column.defaultValue();
+                values[i] = value == null ? null : given && insert.query() == null
+                        ? Values.toText(column, value, row.positions().get(column.name()), row.where())
+                        : value.toString();
+                if (values[i] == null && column.notNull()) {
+                    throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
+                            + table.name() + " is NOT NULL; " + row.where() + " gives it no value",
+                            row.positions().getOrDefault(column.name(), insert.pos()));
+                }
+            }
+            texts.add(values);
+        }
+        // Batches bounded by PostgreSQL's 65535 bind parameters.
+        int perStatement = Math.max(1, 30_000 / (columns.size() + 2));
+        for (int from = 0; from < texts.size(); from += perStatement) {
+            sql.update(SystemCompiler.insert(table, columns, texts.subList(from, Math.min(texts.size(),
+                    from + perStatement)), request.commit(), commitTime));
+        }
+        request.touch(table.name(), rows.size());
+        return new StatementResult.Written("INSERT", table.name(), rows.size(), rows.size(), rows.size(), 0,
+                List.of(), new boolean[0]);
+    }
+
+    StatementResult update(Statement.Update update, TableDef table, RequestContext request, Instant commitTime) {
+        Map<String, Expr> assigned = new LinkedHashMap<>();
+        for (Statement.Assignment a : update.assignments()) {
+            if (table.period() != null && table.period().names(a.column().name())) {
+                throw periodWrite(table, a.column());
+            }
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                    a.column().pos()));
+            if (assigned.put(column.name(), a.value()) != null) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is assigned twice",
+                        a.column().pos());
+            }
+        }
+        ExprCompiler exprs = scope(table, request, update.where(), assigned.values());
+        long rows = sql.counts(SystemCompiler.update(table, table.name(), assigned, update.where(), exprs,
+                request.commit(), commitTime))[0];
+        request.touch(table.name(), rows);
+        return new StatementResult.Written("UPDATE", table.name(), rows, rows, rows, 0, List.of(), new boolean[0]);
+    }
+
+    StatementResult delete(Statement.Delete delete, TableDef table, RequestContext request, Instant commitTime) {
+        if (!delete.at().isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name()
+                    + ", a system-versioned table: its versions are ordered by commit", delete.pos());
+        }
+        ExprCompiler exprs = scope(table, request, delete.where(), List.of());
+        CompiledSql compiled = table.period() == null
+                ? SystemCompiler.deleteUnversioned(table, table.name(), delete.where(), exprs)
+                : SystemCompiler.delete(table, table.name(), delete.where(), exprs, request.commit(), commitTime);
+        long rows = sql.counts(compiled)[0];
+        request.touch(table.name(), rows);
+        return new StatementResult.Written("DELETE", table.name(), rows, rows, 0, 0, List.of(), new boolean[0]);
+    }
+
+    /** The WHERE and assigned values see the table's current rows by the table's name, period columns too. */
+    private static ExprCompiler scope(TableDef table, RequestContext request, Expr where, Iterable<Expr> values) {
+        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
+                ReadAnalyzer.columns(table, RelationKind.CURRENT));
+        Scope scope = new Scope(List.of(relation), Set.of(), request.params().size());
+        scope.check(where, false);
+        values.forEach(e -> scope.check(e, false));
+        return new ExprCompiler(scope.refs(), request.params());
+    }
+
+    /** DELETE HISTORY FROM t [BEFORE SYSTEM_TIME t]: the count of versions removed. */
+    StatementResult deleteHistory(Statement.DeleteHistory delete, TableDef table, RequestContext request) {
+        if (!table.systemVersioned()) {
+            throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "table " + table.name()
+                    + " is not system-versioned", delete.table().pos());
+        }
+        Instant before = null;
+        if (delete.before() instanceof AsOf.SystemTime time) {
+            before = request.instants().at(time.from());
+        } else if (delete.before() != null) {
+            throw VersoException.at(ErrorCode.NOT_SUPPORTED, "DELETE HISTORY of a system-versioned table takes "
+                    + "BEFORE SYSTEM_TIME t, not BEFORE COMMIT", delete.before().pos());
+        }
+        long count = sql.update(SystemCompiler.deleteHistory(table, before));
+        request.catalogChanged();
+        request.touch(table.name(), count);
+        return new StatementResult.Changed("DELETE HISTORY", table.name(), true, count);
+    }
+
+    /**
+     * ADD SYSTEM VERSIONING: every row starts at this commit. A SYSTEM table gets its implicit period
+     * back; other modes keep their own history and are refused. DROP SYSTEM VERSIONING deletes the
+     * history and the period columns; the table keeps MariaDB's plain semantics.
+     */
+    StatementResult alter(Statement.AlterSystemVersioning alter, TableDef table, RequestContext request,
+                          Instant commitTime) {
+        if (table.mode() != TableMode.SYSTEM) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is a "
+                    + table.mode() + " table: " + (alter.add() ? "ADD" : "DROP") + " SYSTEM VERSIONING applies to "
+                    + "tables created WITH SYSTEM VERSIONING", alter.pos());
+        }
+        if (alter.add() == table.systemVersioned()) {
+            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + (alter.add()
+                    ? " is already system-versioned" : " is not system-versioned"), alter.pos());
+        }
+        TableDef altered;
+        if (alter.add()) {
+            sql.update(SystemCompiler.startVersions(table, request.commit(), commitTime));
+            altered = catalog.update(table.withPeriod(SystemPeriod.implicitColumns()));
+        } else {
+            sql.update(SystemCompiler.deleteHistory(table, null));
+            altered = catalog.update(table.withPeriod(null));
+        }
+        request.catalogChanged();
+        request.touch(table.name(), 0);
+        return new StatementResult.Changed("ALTER TABLE", altered.name(), true, null);
+    }
+
+    private static void refusePeriodColumns(TableDef table, List<Ident> columns) {
+        for (Ident column : columns) {
+            if (table.period() != null && table.period().names(column.name())) {
+                throw periodWrite(table, column);
+            }
+        }
+    }
+
+    private static VersoException periodWrite(TableDef table, Ident column) {
+        return VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + column + "' of " + table.name()
+                + " is a period column of system versioning: its value is the commit time, never written",
+                column.pos());
+    }
+}
