@@ -304,7 +304,7 @@ public final class ReadAnalyzer {
                     + " relations (views expanded)", ref.pos());
         }
         String alias = ref.visibleName();
-        List<String> cte = ref.history() ? null : ctes.find(ref.name().name());
+        List<String> cte = ref.pseudo() ? null : ctes.find(ref.name().name());
         if (cte != null) {
             if (ref.asOf() != null) {
                 throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF does not apply to '" + ref.name()
@@ -318,7 +318,7 @@ public final class ReadAnalyzer {
         try {
             table = lookup.table(ref.name());
         } catch (VersoException.UserError e) {
-            if (e.code() != ErrorCode.UNKNOWN_TABLE || ref.history()) {
+            if (e.code() != ErrorCode.UNKNOWN_TABLE || ref.pseudo()) {
                 throw e;
             }
             ViewDef view = lookup.view(ref.name().name()).orElseThrow(() -> e);
@@ -356,13 +356,15 @@ public final class ReadAnalyzer {
     /** Binds one catalog table read with the AS OF that applies to it (null: current rows). */
     public static BoundRelation bind(Query.TableRef ref, TableDef table, AsOf asOf, AsOfResolver resolver) {
         String alias = ref.visibleName();
-        if (ref.history()) {
+        if (ref.pseudo()) {
             if (table.mode() == TableMode.UPSERT) {
                 throw VersoException.at(ErrorCode.NO_HISTORY, "table " + table.name()
-                        + " is an UPSERT table and keeps no history", ref.pos());
+                        + " is an UPSERT table and keeps no history" + (ref.changes() ? ", so no changes" : ""),
+                        ref.pos());
             }
+            RelationKind kind = ref.changes() ? RelationKind.CHANGES : RelationKind.HISTORY;
             Long commit = asOf == null ? null : resolver.resolve(asOf, table);
-            return new BoundRelation(alias, table, RelationKind.HISTORY, commit, columns(table, RelationKind.HISTORY));
+            return new BoundRelation(alias, table, kind, commit, columns(table, kind));
         }
         if (asOf == null) {
             return new BoundRelation(alias, table, RelationKind.CURRENT, null, columns(table, RelationKind.CURRENT));
@@ -373,9 +375,11 @@ public final class ReadAnalyzer {
 
     public static List<String> columns(TableDef table, RelationKind kind) {
         Stream<String> own = table.columns().stream().map(ColumnDef::name);
-        return kind == RelationKind.HISTORY
-                ? Stream.concat(own, BoundRelation.HISTORY_COLUMNS.stream()).toList()
-                : own.toList();
+        return switch (kind) {
+            case HISTORY -> Stream.concat(own, BoundRelation.HISTORY_COLUMNS.stream()).toList();
+            case CHANGES -> Stream.concat(own, BoundRelation.CHANGES_COLUMNS.stream()).toList();
+            case CURRENT, AS_OF -> own.toList();
+        };
     }
 
     private static List<String> rename(List<String> columns, List<Ident> aliases, Pos pos) {

@@ -38,6 +38,10 @@ public enum ErrorCode {
     INVALID_DEFINITION(400),
     INVALID_ALTER(400),
     UNKNOWN_INDEX(404),
+    /** A derived table's query uses AS OF, FOR SYSTEM_TIME or a non-deterministic function. */
+    DERIVED_QUERY_NOT_ALLOWED(400),
+    /** A table that derived tables read cannot be dropped (or renamed) before them. */
+    DERIVED_DEPENDENCY(409),
 
     // Writes.
     MISSING_KEY_VALUE(400),
@@ -50,6 +54,10 @@ public enum ErrorCode {
     UNSUPPORTED_FOR_MODE(400),
     INVALID_AT_CLAUSE(400),
     INVALID_ASSIGNMENT(400),
+    /** Derived tables are written only by the engine, from their sources' commits. */
+    DERIVED_TABLE_READ_ONLY(400),
+    /** A derived table's query returned two rows (or a NULL) for one primary key. */
+    DERIVED_KEY_CONFLICT(409),
 
     // Reads.
     AS_OF_NOT_POSITIVE(400),
@@ -85,6 +93,8 @@ public enum ErrorCode {
     UNIQUE_VIOLATION(409),
     /** A write breaks a CHECK constraint. */
     CHECK_VIOLATION(400),
+    /** A change feed was asked to start before the table's deleted-history horizon. */
+    FEED_BEFORE_HORIZON(410),
 
     // The server's side: not the caller's fault.
     STATEMENT_TIMEOUT(503),
