@@ -17,4 +17,7 @@ public record BoundRelation(String alias, TableDef table, RelationKind kind, Lon
     /** Pseudo-columns of {@code history(t)}, after the table's own columns. */
     public static final List<String> HISTORY_COLUMNS =
             List.of("_group", "_commit", "_current_from", "_current_to", "_deleted");
+
+    /** Pseudo-columns of {@code changes(t)}, after the table's own columns (the row after the change). */
+    public static final List<String> CHANGES_COLUMNS = List.of("_commit", "_op", "_before");
 }

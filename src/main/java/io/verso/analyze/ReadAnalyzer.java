@@ -313,7 +313,7 @@ public final class ReadAnalyzer {
                     + " relations (views expanded)", ref.pos());
         }
         String alias = ref.visibleName();
-        List<String> cte = ref.history() ? null : ctes.find(ref.name().name());
+        List<String> cte = ref.pseudo() ? null : ctes.find(ref.name().name());
         if (cte != null) {
             if (ref.asOf() != null) {
                 throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF does not apply to '" + ref.name()
@@ -327,7 +327,7 @@ public final class ReadAnalyzer {
         try {
             table = lookup.table(ref.name());
         } catch (VersoException.UserError e) {
-            if (e.code() != ErrorCode.UNKNOWN_TABLE || ref.history()) {
+            if (e.code() != ErrorCode.UNKNOWN_TABLE || ref.pseudo()) {
                 throw e;
             }
             ViewDef view = lookup.view(ref.name().name()).orElseThrow(() -> e);
@@ -375,7 +375,7 @@ public final class ReadAnalyzer {
             throw VersoException.at(ErrorCode.NO_HISTORY, "history(" + table.name() + "): a system-versioned table "
                     + "lists its versions with FOR SYSTEM_TIME ALL", ref.pos());
         }
-        if (!ref.history() && asOf instanceof AsOf.SystemTime time) {
+        if (!ref.pseudo() && asOf instanceof AsOf.SystemTime time) {
             Long[] range = resolver.resolveSystemTime(time, table);
             if (time.kind() == AsOf.SystemTimeKind.AS_OF) {
                 return new BoundRelation(alias, table, RelationKind.AS_OF, range[1], columns(table, RelationKind.AS_OF));
@@ -383,13 +383,15 @@ public final class ReadAnalyzer {
             return new BoundRelation(alias, table, RelationKind.RANGE, range[1], columns(table, RelationKind.RANGE),
                     range[0]);
         }
-        if (ref.history()) {
+        if (ref.pseudo()) {
             if (table.mode() == TableMode.UPSERT) {
                 throw VersoException.at(ErrorCode.NO_HISTORY, "table " + table.name()
-                        + " is an UPSERT table and keeps no history", ref.pos());
+                        + " is an UPSERT table and keeps no history" + (ref.changes() ? ", so no changes" : ""),
+                        ref.pos());
             }
+            RelationKind kind = ref.changes() ? RelationKind.CHANGES : RelationKind.HISTORY;
             Long commit = asOf == null ? null : resolver.resolve(asOf, table);
-            return new BoundRelation(alias, table, RelationKind.HISTORY, commit, columns(table, RelationKind.HISTORY));
+            return new BoundRelation(alias, table, kind, commit, columns(table, kind));
         }
         if (asOf == null) {
             return new BoundRelation(alias, table, RelationKind.CURRENT, null, columns(table, RelationKind.CURRENT));
@@ -403,9 +405,11 @@ public final class ReadAnalyzer {
         if (table.systemVersioned()) {
             own = Stream.concat(own, Stream.of(table.period().start(), table.period().end()));
         }
-        return kind == RelationKind.HISTORY
-                ? Stream.concat(own, BoundRelation.HISTORY_COLUMNS.stream()).toList()
-                : own.toList();
+        return switch (kind) {
+            case HISTORY -> Stream.concat(own, BoundRelation.HISTORY_COLUMNS.stream()).toList();
+            case CHANGES -> Stream.concat(own, BoundRelation.CHANGES_COLUMNS.stream()).toList();
+            case CURRENT, AS_OF, RANGE -> own.toList();
+        };
     }
 
     private static List<String> rename(List<String> columns, List<Ident> aliases, Pos pos) {

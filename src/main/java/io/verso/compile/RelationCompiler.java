@@ -28,6 +28,7 @@ public final class RelationCompiler {
             case CURRENT -> current(b, table);
             case AS_OF -> asOf(b, table, relation.asOf());
             case HISTORY -> history(b, table, relation.asOf());
+            case CHANGES -> changes(b, table, relation.asOf());
             case RANGE -> throw new IllegalStateException("FOR SYSTEM_TIME ranges read SYSTEM tables only");
         }
     }
@@ -156,6 +157,74 @@ public final class RelationCompiler {
             b.sql(" WHERE ").ident("_commit").sql(" <= ").bind(asOf);
         }
         b.sql(")");
+    }
+
+    /**
+     * Every change of the table's current rows: one row per key and commit at which some group's
+     * winner changed, with the row after the change, {@code _commit}, {@code _op} and the row before
+     * as JSONB. Each group's winners at c and at c - 1 come from the {@code _from}/{@code _to} ranges,
+     * so a version that lost on arrival (never current) makes no change, nor does a new winner that
+     * leaves the row as it was, nor a tombstone over an absent key. Commits at or before the table's
+     * history horizon are left out: the state before them may be gone.
+     */
+    static void changes(SqlBuilder b, TableDef table, Long asOf) {
+        if (table.mode() == TableMode.APPEND) {
+            b.sql("(SELECT ");
+            columns(b, table, (builder, column) -> builder.ident(column.physical()));
+            b.sql(", ").ident("_commit").sql(" AS ").ident("_commit").sql(", CAST(").bind("insert")
+                    .sql(" AS text) AS ").ident("_op").sql(", CAST(NULL AS jsonb) AS ").ident("_before")
+                    .sql(" FROM ").table(table.currentTable());
+            if (asOf != null) {
+                b.sql(" WHERE ").ident("_commit").sql(" <= ").bind(asOf);
+            }
+            b.sql(")");
+            return;
+        }
+        b.sql("(SELECT ");
+        columns(b, table, (builder, column) -> builder.qualified(column.isKey() ? "_ch" : "_a",
+                column.isKey() ? column.physical() : column.name()));
+        b.sql(", ").qualified("_ch", "_c").sql(" AS ").ident("_commit").sql(", CASE WHEN ")
+                .qualified("_b", "_present").sql(" IS NOT TRUE THEN ").bind("insert").sql(" WHEN ")
+                .qualified("_a", "_present").sql(" IS NOT TRUE THEN ").bind("delete").sql(" ELSE ").bind("update")
+                .sql(" END AS ").ident("_op").sql(", CASE WHEN ").qualified("_b", "_present")
+                .sql(" THEN to_jsonb(").ident("_b").sql(") - ").bind("_present").sql(" END AS ").ident("_before");
+        b.sql(" FROM (SELECT DISTINCT ");
+        keyList(b, table, null);
+        b.sql(", ").ident("_from").sql(" AS ").ident("_c").sql(" FROM ").table(table.historyTable())
+                .sql(" WHERE ").ident("_from").sql(" > ").bind(table.horizon());
+        if (asOf != null) {
+            b.sql(" AND ").ident("_from").sql(" <= ").bind(asOf);
+        }
+        b.sql(") AS ").ident("_ch");
+        winnersAt(b, table, "_a", false);
+        winnersAt(b, table, "_b", true);
+        b.sql(" WHERE (").qualified("_a", "_present").sql(" OR ").qualified("_b", "_present").sql(") AND NOT (")
+                .qualified("_a", "_present").sql(" AND ").qualified("_b", "_present").sql(" AND to_jsonb(")
+                .ident("_a").sql(") = to_jsonb(").ident("_b").sql(")))");
+    }
+
+    /** A lateral row of one key's winners at {@code _ch._c} (or the commit before), named as the user's columns. */
+    private static void winnersAt(SqlBuilder b, TableDef table, String alias, boolean before) {
+        b.sql(" CROSS JOIN LATERAL (SELECT ");
+        columns(b, table, (builder, column) -> {
+            if (column.isKey()) {
+                builder.qualified("_ch", column.physical());
+            } else {
+                builder.sql("(array_agg(").qualified("_h", column.physical()).sql(") FILTER (WHERE ")
+                        .qualified("_h", "_g").sql(" = ").number(column.groupId()).sql(" AND NOT ")
+                        .qualified("_h", "_deleted").sql("))[1]");
+            }
+        });
+        b.sql(", bool_or(NOT ").qualified("_h", "_deleted").sql(") AS ").ident("_present").sql(" FROM ")
+                .table(table.historyTable()).sql(" AS ").ident("_h").sql(" WHERE ");
+        List<ColumnDef> keys = table.keyColumns();
+        for (ColumnDef key : keys) {
+            b.qualified("_h", key.physical()).sql(" = ").qualified("_ch", key.physical()).sql(" AND ");
+        }
+        String at = before ? " - 1" : "";
+        b.qualified("_h", "_from").sql(" <= ").qualified("_ch", "_c").sql(at).sql(" AND (").qualified("_h", "_to")
+                .sql(" IS NULL OR ").qualified("_h", "_to").sql(" > ").qualified("_ch", "_c").sql(at).sql(")) AS ")
+                .ident(alias);
     }
 
     interface ColumnSource {

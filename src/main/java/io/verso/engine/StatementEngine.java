@@ -74,6 +74,9 @@ public class StatementEngine {
     /** The advisory lock every writer holds from drawing its sequence until its commit is visible. */
     static final long COMMIT_LOCK = 0x7665_7273_6f00_0001L;
 
+    /** The PostgreSQL notification channel every write commit notifies, its commit sequence as payload. */
+    public static final String COMMIT_CHANNEL = "verso_commits";
+
     private final Catalog catalog;
     private final Lifecycle lifecycle;
     private final CommitRepository commits;
@@ -264,6 +267,9 @@ public class StatementEngine {
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
                 commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched, actor));
+                // Inside the transaction: PostgreSQL delivers it only once the commit is visible (feed.CommitSignal).
+                sql.query(new SqlBuilder().sql("SELECT pg_notify(").bind(COMMIT_CHANNEL)
+                        .sql(", ").bind(Long.toString(commit)).sql(")").build(), rs -> null);
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results);
         }

@@ -49,6 +49,10 @@ public enum ErrorCode {
     PERIOD_COLUMN_ALTER(400),
     /** A MariaDB feature Verso does not serve: application-time periods, AS OF TRANSACTION (MariaDB 1235). */
     NOT_SUPPORTED(400),
+    /** A derived table's query uses AS OF, FOR SYSTEM_TIME or a non-deterministic function. */
+    DERIVED_QUERY_NOT_ALLOWED(400),
+    /** A table that derived tables read cannot be dropped (or renamed) before them. */
+    DERIVED_DEPENDENCY(409),
 
     // Writes.
     MISSING_KEY_VALUE(400),
@@ -63,6 +67,10 @@ public enum ErrorCode {
     INVALID_ASSIGNMENT(400),
     /** A write gives a value to a period column of system versioning (MariaDB 4112). */
     PERIOD_COLUMN_WRITE(400),
+    /** Derived tables are written only by the engine, from their sources' commits. */
+    DERIVED_TABLE_READ_ONLY(400),
+    /** A derived table's query returned two rows (or a NULL) for one primary key. */
+    DERIVED_KEY_CONFLICT(409),
 
     // Reads.
     AS_OF_NOT_POSITIVE(400),
@@ -102,6 +110,8 @@ public enum ErrorCode {
     NOT_SYSTEM_VERSIONED(400),
     /** A FOR SYSTEM_TIME bound that is not a time. */
     INVALID_SYSTEM_TIME(400),
+    /** A change feed was asked to start before the table's deleted-history horizon. */
+    FEED_BEFORE_HORIZON(410),
 
     // Who may do what (spec: Access control), and retries.
     /** No credentials, or credentials that do not prove who the caller is (bad, expired, revoked). */

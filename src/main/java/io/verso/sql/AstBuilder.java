@@ -101,6 +101,15 @@ final class AstBuilder {
                     c.columnAliases() == null ? List.of() : identList(c.columnAliases().identifierList()),
                     query(q), text, pos(c));
         }
+        if (ctx.createDerived() != null) {
+            CreateDerivedContext c = ctx.createDerived();
+            QueryContext q = c.query();
+            String text = q.getStart().getInputStream().getText(
+                    org.antlr.v4.runtime.misc.Interval.of(q.getStart().getStartIndex(), q.getStop().getStopIndex()));
+            return new Statement.CreateDerived(ident(c.name),
+                    c.identifierList() == null ? List.of() : identList(c.identifierList()), query(q), text, pos(c));
+        }
+        if (ctx.showDerived() != null) return new Statement.ShowDerived(pos(ctx));
         if (ctx.dropView() != null) {
             DropViewContext c = ctx.dropView();
             return new Statement.DropView(ident(c.identifier()), c.EXISTS() != null, pos(c));
@@ -457,7 +466,9 @@ final class AstBuilder {
         RelationContext r = (RelationContext) primary;
         RelationPrimaryContext rp = r.relationPrimary();
         boolean history = rp instanceof HistoryRelationContext;
+        boolean changes = rp instanceof ChangesRelationContext;
         QualifiedNameContext name = history ? ((HistoryRelationContext) rp).qualifiedName()
+                : changes ? ((ChangesRelationContext) rp).qualifiedName()
                 : ((TableRelationContext) rp).qualifiedName();
         AsOf asOf = asOf(r.asOf());
         if (r.systemTime() != null) {
@@ -467,7 +478,7 @@ final class AstBuilder {
             }
             asOf = systemTime(r.systemTime());
         }
-        return new Query.TableRef(tableName(name), history, asOf, r.alias == null ? null : ident(r.alias),
+        return new Query.TableRef(tableName(name), history, changes, asOf, r.alias == null ? null : ident(r.alias),
                 r.columnAliases() == null ? List.of() : identList(r.columnAliases().identifierList()), pos(r));
     }
 

@@ -19,6 +19,8 @@ statement
     | describe
     | createView
     | dropView
+    | createDerived
+    | showDerived
     | upsert
     | insert
     | update
@@ -117,6 +119,12 @@ indexColumn
 createView
     : CREATE VIEW (IF NOT EXISTS)? name=identifier columnAliases? AS query
     ;
+
+createDerived
+    : CREATE DERIVED TABLE name=identifier (PRIMARY KEY LPAREN identifierList RPAREN)? AS query
+    ;
+
+showDerived : SHOW DERIVED TABLES ;
 
 dropView
     : DROP VIEW (IF EXISTS)? identifier
@@ -278,6 +286,7 @@ fromPrimary
 
 relationPrimary
     : HISTORY LPAREN qualifiedName RPAREN        #historyRelation
+    | CHANGES LPAREN qualifiedName RPAREN        #changesRelation
     | qualifiedName                              #tableRelation
     ;
 
@@ -442,6 +451,7 @@ nonReserved
     | INTERVAL | VIEW | CHARACTER | VARYING | EXTRACT | POSITION | SUBSTRING | TRIM
     | ROLE | GRANTS | WRITE | ADMIN
     | SYSTEM | VERSIONING | GENERATED | ALWAYS | START | PERIOD | TRANSACTION | BEGIN | WORK | ROLLBACK
+    | CHANGES | DERIVED
     ;
 
 // ---- lexer ----------------------------------------------------------------------------------
@@ -461,7 +471,7 @@ CREATE: C R E A T E; CURRENT: C U R R E N T; DATE: D A T E; DEFAULT: D E F A U L
 DELETE: D E L E T E; DESC: D E S C; DESCRIBE: D E S C R I B E; DISTINCT: D I S T I N C T;
 DOUBLE: D O U B L E; DROP: D R O P; ERASE: E R A S E; ELSE: E L S E; END: E N D; EXISTS: E X I S T S;
 FALSE: F A L S E; FIRST: F I R S T; FROM: F R O M; GROUP: G R O U P; HAVING: H A V I N G;
-HISTORY: H I S T O R Y; IF: I F; ILIKE: I L I K E; IN: I N; INDEX: I N D E X;
+HISTORY: H I S T O R Y; CHANGES: C H A N G E S; DERIVED: D E R I V E D; IF: I F; ILIKE: I L I K E; IN: I N; INDEX: I N D E X;
 INNER: I N N E R; INSERT: I N S E R T; INTO: I N T O; IS: I S; JOIN: J O I N; KEY: K E Y;
 LAST: L A S T; LEFT: L E F T; LIKE: L I K E; LIMIT: L I M I T; NOT: N O T; NULL: N U L L;
 NULLS: N U L L S; OF: O F; OFFSET: O F F S E T; ON: O N; OR: O R; ORDER: O R D E R;

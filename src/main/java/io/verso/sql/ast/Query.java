@@ -50,11 +50,20 @@ public record Query(List<Cte> with, Body body, List<SortItem> orderBy, AsOf asOf
     }
 
     /**
-     * A name in FROM: a table, a view, a CTE or {@code history(table)}, with its own AS OF (or
+     * A name in FROM: a table, a view, a CTE, {@code history(table)} or {@code changes(table)}, with its own AS OF (or
      * null), alias (or null) and column aliases (empty when none).
      */
-    public record TableRef(Ident name, boolean history, AsOf asOf, Ident alias, List<Ident> columnAliases, Pos pos)
-            implements FromItem {
+    public record TableRef(Ident name, boolean history, boolean changes, AsOf asOf, Ident alias,
+                           List<Ident> columnAliases, Pos pos) implements FromItem {
+        public TableRef(Ident name, boolean history, AsOf asOf, Ident alias, List<Ident> columnAliases, Pos pos) {
+            this(name, history, false, asOf, alias, columnAliases, pos);
+        }
+
+        /** {@code history(t)} or {@code changes(t)}: a table's own pseudo-relation, never a CTE or view. */
+        public boolean pseudo() {
+            return history || changes;
+        }
+
         public String visibleName() {
             return alias != null ? alias.name() : name.name();
         }

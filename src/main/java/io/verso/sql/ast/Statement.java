@@ -199,9 +199,20 @@ public sealed interface Statement {
     record DropView(Ident name, boolean ifExists, Pos pos) implements Statement {
     }
 
+    /**
+     * {@code CREATE DERIVED TABLE name [PRIMARY KEY (...)] AS query}: {@code text} is the query as
+     * written, kept in the catalog and analysed again at every source commit.
+     */
+    record CreateDerived(Ident name, List<Ident> primaryKey, Query query, String text, Pos pos) implements Statement {
+    }
+
+    record ShowDerived(Pos pos) implements Statement {
+    }
+
     /** Whether the statement makes a commit: everything but reads and catalog listings. */
     default boolean writes() {
         return !(this instanceof Select || this instanceof ShowTables || this instanceof ShowCreateTable
-                || this instanceof Describe || this instanceof ShowGrants || this instanceof TransactionControl);
+                || this instanceof Describe || this instanceof ShowGrants || this instanceof TransactionControl
+                || this instanceof ShowDerived);
     }
 }

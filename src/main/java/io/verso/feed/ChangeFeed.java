@@ -1,0 +1,114 @@
+package io.verso.feed;
+
+import io.verso.catalog.Catalog;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.engine.ExecutionResult;
+import io.verso.engine.StatementEngine;
+import io.verso.engine.StatementResult;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.Dialect;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import io.verso.sql.SqlParser;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Service;
+
+/**
+ * Pages of {@code changes(t)} after a commit. A page never ends inside a commit, so a consumer that
+ * resumes after the page's {@code next} neither misses nor repeats a change: it holds whole commits
+ * (a single commit larger than the limit comes whole). {@code next} is the commit to resume after:
+ * the last commit on the page, or, when the feed is caught up, the commit the page was read at.
+ */
+@Service
+public class ChangeFeed {
+
+    public static final int DEFAULT_LIMIT = 1000;
+    public static final int MAX_LIMIT = 10000;
+
+    private final StatementEngine engine;
+    private final Catalog catalog;
+
+    public ChangeFeed(StatementEngine engine, Catalog catalog) {
+        this.engine = engine;
+        this.catalog = catalog;
+    }
+
+    /** One change: its commit, op, the key, the row after (null after a delete) and before (null for an insert). */
+    public record Change(long commit, String op, Map<String, Object> key, Map<String, Object> row, Object before) {
+    }
+
+    /** {@code more}: further changes exist after {@code next} at the time of the read. */
+    public record Page(String table, long readCommit, List<Change> changes, long next, boolean more) {
+    }
+
+    public Page page(String tableName, long after, int limit) {
+        if (after < 0) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "after must be 0 or a commit, not " + after,
+                    "after");
+        }
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and " + MAX_LIMIT
+                    + ", not " + limit, "limit");
+        }
+        TableDef table = catalog.find(tableName).orElseThrow(() -> VersoException.user(ErrorCode.UNKNOWN_TABLE,
+                "unknown table '" + tableName + "'"));
+        if (after < table.horizon()) {
+            throw VersoException.pointing(ErrorCode.FEED_BEFORE_HORIZON, "the changes of " + table.name()
+                    + " after commit " + after + " are gone: its history before commit " + table.horizon()
+                    + " was deleted; read the table AS OF COMMIT " + table.horizon() + " and follow the feed after it",
+                    "after");
+        }
+        // Statement text over a validated, quoted name and bound values: the relation changes(t) is the one
+        // definition of what a change is, for statements and feeds alike.
+        StringBuilder order = new StringBuilder("_commit");
+        for (ColumnDef key : table.keyColumns()) {
+            order.append(", ").append(Dialect.quote(key.name()));
+        }
+        if (table.mode() == TableMode.APPEND) {
+            table.columns().forEach(c -> order.append(", ").append(Dialect.quote(c.name())));
+        }
+        String select = "SELECT * FROM changes(" + Dialect.quote(table.name()) + ") WHERE _commit > ? ";
+        ExecutionResult result = engine.execute(SqlParser.parse(select + "ORDER BY " + order + " LIMIT ?"),
+                List.<Object>of(after, limit + 1), null);
+        StatementResult.Rows rows = (StatementResult.Rows) result.results().get(0);
+        List<Change> changes = changes(table, rows);
+        boolean more = changes.size() > limit;
+        if (more) {
+            long last = changes.get(limit).commit();
+            if (changes.get(0).commit() == last) {
+                // One commit larger than a page: served whole, read at the same snapshot's commit.
+                ExecutionResult whole = engine.execute(SqlParser.parse(select.replace("_commit > ?", "_commit = ?")
+                        + "ORDER BY " + order), List.<Object>of(last), null);
+                changes = changes(table, (StatementResult.Rows) whole.results().get(0));
+            } else {
+                changes = changes.subList(0, limit).stream().filter(c -> c.commit() != last).toList();
+            }
+        }
+        long next = more ? changes.get(changes.size() - 1).commit() : Math.max(after, result.readCommit());
+        return new Page(table.name(), result.readCommit(), changes, next, more);
+    }
+
+    private static List<Change> changes(TableDef table, StatementResult.Rows rows) {
+        List<StatementResult.Column> columns = rows.columns();
+        int own = table.columns().size();
+        List<Change> changes = new ArrayList<>(rows.rows().size());
+        for (List<Object> values : rows.rows()) {
+            long commit = Long.parseLong(values.get(own).toString());
+            String op = (String) values.get(own + 1);
+            Map<String, Object> key = new LinkedHashMap<>();
+            Map<String, Object> row = new LinkedHashMap<>();
+            for (int i = 0; i < own; i++) {
+                row.put(columns.get(i).name(), values.get(i));
+                if (table.columns().get(i).isKey()) {
+                    key.put(columns.get(i).name(), values.get(i));
+                }
+            }
+            changes.add(new Change(commit, op, key, "delete".equals(op) ? null : row, values.get(own + 2)));
+        }
+        return changes;
+    }
+}
