@@ -40,13 +40,15 @@ import org.springframework.transaction.TransactionException;
  * latest with AS_OF_BEYOND_LATEST, and here that means "not replayed yet", so the request reruns
  * on the primary;</li>
  * <li>for a request that reads current state, every commit the caller has seen (Verso-Min-Commit)
- * and every commit this instance has made or observed; a caller that sends no Verso-Min-Commit gets
- * every commit the primary had when the replica answered (one index lookup there), as a primary
- * read would — waiting up to {@code verso.replica.max-wait} for replay;</li>
+ * and every commit this instance has made or observed — waiting up to
+ * {@code verso.replica.max-wait} for replay;</li>
  * <li>the latest catalog version this instance knows: DDL, DELETE HISTORY, retention and ERASE each
  * make a new catalog version, so an answer AS OF an old commit never comes from a replica that has
  * not replayed an erasure or horizon move this instance knows of.</li>
  * </ul>
+ * A caller that sends no Verso-Min-Commit is answered as a primary read would be: the replica's
+ * snapshot must also hold the primary's latest commit (for a current read) and catalog version,
+ * read from the primary once the replica has answered (one tiny lookup there).
  * A replica that fails mid-request costs the request nothing: the read reruns on the primary and
  * the replica is skipped until a check reaches it again.
  */
@@ -229,26 +231,31 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     private ExecutionResult onReplica(Replica replica, long callers, long floor, long catalogFloor,
                                       Function<ReadTarget, ExecutionResult> attempt) {
         long deadline = System.nanoTime() + settings.maxWait().toNanos();
+        // What the answer must hold: {latest commit for a current read, catalog version}.
+        long[] needs = {floor, catalogFloor};
         boolean primaryAsked = false;
         while (true) {
+            long[] snapshot = {-1, -1};
             RoutingDataSource.use(replica.pool);
             try {
                 ExecutionResult result = attempt.apply((latest, version) -> {
                     replica.saw(latest, version);
-                    if (version < catalogFloor) {
+                    snapshot[0] = latest;
+                    snapshot[1] = version;
+                    if (version < needs[1]) {
                         throw new Behind();
                     }
                 });
-                // A read at fixed commits needs only those (and the catalog version): beyond them, only
-                // what the caller has seen, so an erasure it was told of is in the answer.
-                boolean pinned = pinned(result);
-                if (!pinned && callers < 0 && !primaryAsked) {
+                if (callers < 0 && !primaryAsked) {
                     // A caller that names no commit gets what a primary read would give: every commit
-                    // acknowledged before it asked, through any instance. One index lookup on the primary.
-                    floor = Math.max(floor, primaryLatest());
+                    // and catalog change acknowledged before it asked, through any instance.
+                    askPrimary(needs);
                     primaryAsked = true;
                 }
-                if (result.readCommit() >= floor || pinned && result.readCommit() >= callers) {
+                // A read at fixed commits needs only those (and the catalog version); beyond them, only
+                // what the caller has seen, so an erasure it was told of is in the answer.
+                boolean fresh = pinned(result) ? snapshot[0] >= callers : snapshot[0] >= needs[0];
+                if (fresh && snapshot[1] >= needs[1]) {
                     return result;
                 }
                 // It read a state from before a commit it must see: wait for replay, or the primary.
@@ -257,6 +264,14 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
             } catch (VersoException e) {
                 if (e.code() == ErrorCode.AS_OF_BEYOND_LATEST) {
                     return null; // a commit it has not replayed: the primary has it (or refuses it itself)
+                }
+                // An error from a snapshot older than what the caller must see (a table or column made
+                // since) is the primary's to give or not.
+                if (callers < 0 && !primaryAsked) {
+                    askPrimary(needs);
+                }
+                if (snapshot[0] < needs[0] || snapshot[1] < needs[1]) {
+                    return null;
                 }
                 throw e;
             } catch (DataAccessException | TransactionException e) {
@@ -271,9 +286,28 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
             } finally {
                 RoutingDataSource.use(null);
             }
-            if (!awaitReplay(replica, floor, catalogFloor, deadline)) {
+            if (!awaitReplay(replica, needs[0], needs[1], deadline)) {
                 return null;
             }
+        }
+    }
+
+    /**
+     * Raises {@code needs} to the primary's latest commit and catalog version: one lookup of a
+     * primary key's last entry and a one-row table. When the primary cannot say, to more than any
+     * replica holds, so the primary answers (or reports itself down).
+     */
+    private void askPrimary(long[] needs) {
+        try {
+            long[] state = primary.query(PRIMARY_STATE, rs -> {
+                rs.next();
+                return new long[] {rs.getLong(1), rs.getLong(2)};
+            });
+            learn(state[0], state[1]);
+            needs[0] = Math.max(needs[0], state[0]);
+            needs[1] = Math.max(needs[1], state[1]);
+        } catch (DataAccessException e) {
+            needs[0] = Long.MAX_VALUE;
         }
     }
 
@@ -334,17 +368,6 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     }
 
     // ---- checks --------------------------------------------------------------------------------
-
-    /** The primary's latest commit; when it cannot say, more than any replica holds (the primary then answers). */
-    private long primaryLatest() {
-        try {
-            long latest = primary.queryForObject("SELECT coalesce(max(seq), 0) FROM verso.commits", Long.class);
-            raise(knownLatest, latest);
-            return latest;
-        } catch (DataAccessException e) {
-            return Long.MAX_VALUE;
-        }
-    }
 
     private void refreshPrimary() {
         try {

@@ -33,7 +33,7 @@ public final class ReplicaBench {
             .connectTimeout(Duration.ofSeconds(10)).build();
 
     /** Reads done through each instance, warm-up included. */
-    private static final AtomicLong[] TOTAL = {new AtomicLong(), new AtomicLong()};
+    private static final AtomicLong[] TOTAL = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
 
     public static void main(String[] args) throws Exception {
         Map<String, String> a = new HashMap<>();
@@ -41,8 +41,11 @@ public final class ReplicaBench {
             String[] kv = arg.replaceFirst("^--", "").split("=", 2);
             a.put(kv[0], kv.length > 1 ? kv[1] : "true");
         }
-        String[] targets = {a.get("primaryOnly"), a.get("withReplica")};
-        String[] labels = {"0 replicas", "1 replica"};
+        // The 1-replica instance twice: without Verso-Min-Commit (as fresh as the primary: one lookup
+        // there per read) and with Verso-Min-Commit: 0 (session consistency, no primary lookup).
+        String[] targets = {a.get("primaryOnly"), a.get("withReplica"), a.get("withReplica")};
+        String[] headers = {null, null, "0"};
+        String[] labels = {"0 replicas", "1 replica", "1 replica, `Verso-Min-Commit: 0`"};
         int keys = Integer.parseInt(a.getOrDefault("keys", "2000"));
         int versions = Integer.parseInt(a.getOrDefault("versions", "5"));
         int clients = Integer.parseInt(a.getOrDefault("clients", "16"));
@@ -72,16 +75,17 @@ public final class ReplicaBench {
         Thread.sleep(1000);
         sql(targets[1], "SELECT v FROM " + table + " WHERE k = 0 AS OF COMMIT ?", Long.toString(last));
 
-        double[][] perSecond = new double[2][rounds];
+        double[][] perSecond = new double[3][rounds];
         double replicaBefore = replicaReads(targets[1]);
-        long readsBefore = TOTAL[1].get();
+        long readsBefore = TOTAL[1].get() + TOTAL[2].get();
         for (int round = 0; round < rounds; round++) {
-            for (int t = 0; t < 2; t++) {
-                int target = round % 2 == 0 ? t : 1 - t; // alternate which goes first
-                perSecond[target][round] = run(targets[target], TOTAL[target], table, keys, commits, clients, seconds);
+            for (int t = 0; t < 3; t++) {
+                int target = (t + round) % 3; // rotate which goes first
+                perSecond[target][round] = run(targets[target], headers[target], TOTAL[target], table, keys, commits,
+                        clients, seconds);
             }
         }
-        double replicaShare = (replicaReads(targets[1]) - replicaBefore) / (TOTAL[1].get() - readsBefore);
+        double replicaShare = (replicaReads(targets[1]) - replicaBefore) / (TOTAL[1].get() + TOTAL[2].get() - readsBefore);
 
         StringBuilder out = new StringBuilder();
         out.append("One-key `AS OF COMMIT` reads through `POST /v1/sql`, ").append(clients).append(" clients, ")
@@ -89,7 +93,7 @@ public final class ReplicaBench {
                 .append(" keys x ").append(versions).append(" versions; median of rounds.\n\n");
         out.append("| instance | reads/s (median) | rounds | ratio |\n| --- | ---: | --- | ---: |\n");
         double base = median(perSecond[0]);
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 3; t++) {
             out.append("| ").append(labels[t]).append(" | ").append(String.format("%.0f", median(perSecond[t])))
                     .append(" | ").append(rounds(perSecond[t])).append(" | ")
                     .append(String.format("%.2f", median(perSecond[t]) / base)).append(" |\n");
@@ -103,7 +107,7 @@ public final class ReplicaBench {
     }
 
     /** Reads per second of {@code clients} threads reading one random key AS OF a random commit. */
-    private static double run(String base, AtomicLong total, String table, int keys, List<Long> commits, int clients, int seconds)
+    private static double run(String base, String header, AtomicLong total, String table, int keys, List<Long> commits, int clients, int seconds)
             throws InterruptedException {
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong done = new AtomicLong();
@@ -116,7 +120,7 @@ public final class ReplicaBench {
                 while (running.get()) {
                     long commit = commits.get(random.nextInt(commits.size()));
                     try {
-                        sql(base, text, random.nextInt(keys) + ", " + commit);
+                        sql(base, header, text, random.nextInt(keys) + ", " + commit);
                         done.incrementAndGet();
                         total.incrementAndGet();
                     } catch (IOException | RuntimeException e) {
@@ -146,12 +150,20 @@ public final class ReplicaBench {
     }
 
     private static String sql(String base, String text, String params) throws IOException, InterruptedException {
+        return sql(base, null, text, params);
+    }
+
+    private static String sql(String base, String header, String text, String params)
+            throws IOException, InterruptedException {
         StringBuilder body = new StringBuilder("{\"sql\":");
         Json.string(body, text);
         body.append(",\"params\":[").append(params).append("]}");
-        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/sql"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/v1/sql"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (header != null) {
+            request.header("Verso-Min-Commit", header);
+        }
+        HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException(response.statusCode() + " " + response.body());
         }

@@ -60,7 +60,7 @@ class ReadReplicaTests extends IntegrationTest {
     }
 
     @Test
-    void asOfAnswersFromTheStandbyEqualThePrimarysForEveryCommit() {
+    void asOfAnswersFromTheStandbyEqualThePrimarysForEveryCommit() throws SQLException {
         String t = table("replica_asof");
         List<Long> commits = new ArrayList<>();
         commits.add(sql.write("CREATE TABLE " + t + " (k TEXT PRIMARY KEY, v INT, at BIGINT, rev BIGINT) "
@@ -75,6 +75,10 @@ class ReadReplicaTests extends IntegrationTest {
         commits.add(sql.write("UPSERT INTO " + t + " (k, v, at, rev, note) VALUES ('k5', 5, 5, 1, 'late')"));
         commits.add(sql.write("ERASE FROM " + t + " WHERE k = 'k2'"));
         long last = commits.get(commits.size() - 1);
+        try (Connection standby = DriverManager.getConnection(REPLICA_URL, "postgres", "")) {
+            waitFor("the standby to replay commit " + last, () -> Long.parseLong(query(standby,
+                    "SELECT max(seq) FROM verso.commits")) >= last);
+        }
 
         double replicaBefore = reads("replica");
         List<JsonNode> fromReplica = new ArrayList<>();

@@ -30,7 +30,9 @@ class CommitHeaderTests extends IntegrationTest {
     void theDocsExampleReturnsTheCommitAndTakesItBack() throws Exception {
         String doc = Files.readString(Path.of("docs/replicas.md"));
         List<String> bodies = new ArrayList<>();
-        Matcher m = Pattern.compile("-d '(\\{[^']*})'").matcher(doc.substring(doc.indexOf("Verso-Min-Commit: 12") - 400));
+        int at = doc.indexOf("Verso-Min-Commit: 12");
+        String block = doc.substring(doc.lastIndexOf("```shell", at), doc.indexOf("```", at));
+        Matcher m = Pattern.compile("-d '(\\{[^']*})'").matcher(block);
         while (m.find()) {
             bodies.add(m.group(1));
         }
