@@ -4,7 +4,7 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
-import io.verso.compile.WriteCompiler.GroupBatch;
+import io.verso.analyze.GroupBatch;
 import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
 import io.verso.error.VersoException;

@@ -3,7 +3,7 @@ package io.verso.catalog;
 import io.verso.catalog.TableRecord.ColumnRecord;
 import io.verso.catalog.TableRecord.GroupRecord;
 import io.verso.catalog.TableRecord.IndexRecord;
-import io.verso.sql.ast.Statement.IndexScope;
+import io.verso.catalog.IndexScope;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.verso.catalog;
 
-import io.verso.sql.ast.Statement.IndexScope;
+import io.verso.catalog.IndexScope;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.verso.compile;
 
+import io.verso.analyze.GroupBatch;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
@@ -18,20 +19,6 @@ public final class WriteCompiler {
 
 
     private WriteCompiler() {
-    }
-
-    /**
-     * A batch of versions of one group.
-     *
-     * @param columns   key columns then the group's columns, matching {@code values}
-     * @param values    one array per column, text for PostgreSQL to parse (null elements are NULL)
-     * @param positions position in the commit of each row
-     */
-    public record GroupBatch(TableDef table, GroupDef group, List<ColumnDef> columns, String[][] values,
-                             Integer[] positions, boolean tombstone) {
-        public int size() {
-            return positions.length;
-        }
     }
 
     /**

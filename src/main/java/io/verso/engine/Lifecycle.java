@@ -15,7 +15,7 @@ import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
-import io.verso.sql.ast.Statement.IndexScope;
+import io.verso.catalog.IndexScope;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

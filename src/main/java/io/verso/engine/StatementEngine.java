@@ -25,7 +25,7 @@ import io.verso.compile.RelationCompiler;
 import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.compile.WriteCompiler;
-import io.verso.compile.WriteCompiler.GroupBatch;
+import io.verso.analyze.GroupBatch;
 import io.verso.config.VersoProperties;
 import io.verso.engine.StatementResult.Column;
 import io.verso.error.ErrorCode;

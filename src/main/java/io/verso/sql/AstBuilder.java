@@ -1,5 +1,6 @@
 package io.verso.sql;
 
+import io.verso.catalog.IndexScope;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
@@ -224,8 +225,8 @@ final class AstBuilder {
     }
 
     private Statement createIndex(CreateIndexContext ctx) {
-        Statement.IndexScope scope = ctx.scope == null ? Statement.IndexScope.CURRENT
-                : Statement.IndexScope.valueOf(ctx.scope.getText().toUpperCase(Locale.ROOT));
+        IndexScope scope = ctx.scope == null ? IndexScope.CURRENT
+                : IndexScope.valueOf(ctx.scope.getText().toUpperCase(Locale.ROOT));
         return new Statement.CreateIndex(ident(ctx.name), ctx.EXISTS() != null, ident(ctx.table),
                 identList(ctx.identifierList()), scope, pos(ctx));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verso.analyze.AsOfResolver;
 import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.GroupBatch;
 import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.GroupDef;
@@ -74,7 +75,7 @@ class GoldenCompilerTests {
                 var rows = WriteAnalyzer.rows(insert, table, params);
                 List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
                         : WriteAnalyzer.touchedGroups(table, rows.get(0).values().keySet(), insert.group());
-                for (WriteCompiler.GroupBatch batch : WriteAnalyzer.batches(table, rows, groups, false, 0,
+                for (GroupBatch batch : WriteAnalyzer.batches(table, rows, groups, false, 0,
                         insert.pos())) {
                     out.add(table.mode() == TableMode.APPEND
                             ? WriteCompiler.append(table, batch.columns(), batch.values(), batch.positions(), 42).render()
