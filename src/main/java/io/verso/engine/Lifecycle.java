@@ -2,6 +2,7 @@ package io.verso.engine;
 
 import io.verso.analyze.DdlAnalyzer;
 import io.verso.catalog.Catalog;
+import io.verso.analyze.KeyPredicate;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.catalog.GroupDef;
