@@ -1,12 +1,12 @@
 SELECT kind, CAST(body AS TEXT), CASE WHEN kind = 'a' THEN 1 ELSE 2 END FROM events AS OF COMMIT 5 WHERE at > TIMESTAMP '2026-01-01 00:00:00'
 
 -- compiled
-SELECT "events"."kind", CAST("events"."body" AS text),
-  CASE WHEN ("events"."kind" = ?) THEN ? ELSE ? END
+SELECT "kind", CAST("body" AS text),
+  CASE WHEN ("kind" = ?) THEN ? ELSE ? END
   FROM (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
   FROM "verso_data"."t3_cur"
   WHERE "_commit" <= ?) AS "events"
-  WHERE ("events"."at" > CAST(? AS timestamp))
+  WHERE ("at" > CAST(? AS timestamp))
 -- $1 = 'a'
 -- $2 = 1 (Integer)
 -- $3 = 2 (Integer)

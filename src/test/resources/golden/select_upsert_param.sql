@@ -1,10 +1,10 @@
 SELECT name, coalesce(value, 'none') FROM settings WHERE name = ?
 
 -- compiled
-SELECT "settings"."name", coalesce("settings"."value", ?)
+SELECT "name", coalesce("value", ?)
   FROM (SELECT "c1" AS "name", "c2" AS "value"
   FROM "verso_data"."t4_cur"
   WHERE "_d0" = FALSE) AS "settings"
-  WHERE ("settings"."name" = ?)
+  WHERE ("name" = ?)
 -- $1 = 'none'
 -- $2 = 1 (Integer)

@@ -5,18 +5,32 @@ import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
+import io.verso.sql.ast.Expr;
 import java.math.BigDecimal;
 import java.util.List;
 
 /** Turns an AS OF clause into a commit sequence, refusing each kind of bad operand with its own code. */
 public final class AsOfResolver {
 
+    /** Finds the latest commit made at or before a time; the engine asks the commit log. */
+    @FunctionalInterface
+    public interface Timestamps {
+        long commitAt(Expr value, long latestCommit);
+    }
+
     private final List<Object> params;
     private final long latestCommit;
+    private final Timestamps timestamps;
+    private final java.util.IdentityHashMap<AsOf, Long> resolved = new java.util.IdentityHashMap<>();
 
     public AsOfResolver(List<Object> params, long latestCommit) {
+        this(params, latestCommit, null);
+    }
+
+    public AsOfResolver(List<Object> params, long latestCommit, Timestamps timestamps) {
         this.params = params;
         this.latestCommit = latestCommit;
+        this.timestamps = timestamps;
     }
 
     public long latestCommit() {
@@ -24,6 +38,16 @@ public final class AsOfResolver {
     }
 
     public long resolve(AsOf asOf) {
+        if (asOf instanceof AsOf.AtTimestamp t) {
+            // Before the first commit this is 0: every relation then reads no rows.
+            return resolved.computeIfAbsent(asOf, a -> {
+                if (timestamps == null) {
+                    throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF TIMESTAMP is not available here",
+                            a.pos());
+                }
+                return timestamps.commitAt(t.value(), latestCommit);
+            });
+        }
         long commit = asOf instanceof AsOf.AtCommit c ? c.commit() : fromParameter((AsOf.AtParameter) asOf);
         if (commit > latestCommit) {
             throw VersoException.at(ErrorCode.AS_OF_BEYOND_LATEST,
@@ -40,7 +64,7 @@ public final class AsOfResolver {
                     asOf.pos());
         }
         long commit = resolve(asOf);
-        if (commit < table.horizon()) {
+        if (commit < table.horizon() && !(asOf instanceof AsOf.AtTimestamp && commit == 0)) {
             throw VersoException.at(ErrorCode.AS_OF_BEFORE_HORIZON, "commit " + commit + " is before the history horizon "
                     + table.horizon() + " of table " + table.name() + ": its history before that was deleted",
                     asOf.pos());

@@ -1,11 +1,30 @@
 package io.verso.analyze;
 
-import io.verso.sql.ast.Expr;
-import io.verso.sql.ast.Statement;
+import io.verso.sql.ast.Query;
 import java.util.IdentityHashMap;
 import java.util.List;
 
-/** A SELECT with every relation bound to a table and a read kind, and every column reference resolved. */
-public record BoundSelect(Statement.Select select, List<BoundRelation> relations,
-                          IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs) {
+/**
+ * A read with every name in FROM bound: catalog tables to how and at which commit they are read,
+ * views to their expanded bodies (analysed in place), CTE names to their definitions.
+ * {@code outputs} holds the number of output columns of every block and query, for ORDER BY and
+ * GROUP BY ordinals; {@code columns} the result's column names.
+ */
+public record BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> bindings,
+                          IdentityHashMap<Object, Integer> outputs, List<BoundRelation> relations,
+                          List<String> columns) {
+
+    /** What a name in FROM stands for. */
+    public sealed interface Binding {
+    }
+
+    public record TableRead(BoundRelation relation) implements Binding {
+    }
+
+    public record CteRead(String name) implements Binding {
+    }
+
+    /** A view expanded at this use: its body (with its own bindings) and its column names. */
+    public record ViewRead(Query body, List<String> columns) implements Binding {
+    }
 }

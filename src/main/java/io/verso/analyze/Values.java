@@ -45,7 +45,9 @@ public final class Values {
                 case NULL -> null;
                 case BOOLEAN -> Boolean.valueOf(lit.text());
                 case INTEGER, DECIMAL -> new BigDecimal(lit.text());
-                case STRING, DATE, TIMESTAMP -> lit.text();
+                case STRING, DATE, TIMESTAMP, TIMESTAMPTZ -> lit.text();
+                case INTERVAL -> throw VersoException.at(ErrorCode.INVALID_VALUE, "an INTERVAL is not a column value",
+                        lit.pos());
             };
         }
         if (expr instanceof Expr.Parameter p) {
@@ -78,8 +80,8 @@ public final class Values {
                 case REAL, DOUBLE -> notBoolean(value, floating(text));
                 case BOOLEAN -> bool(value, text);
                 case TEXT -> scalar(value, text);
-                case VARCHAR -> {
-                    if (text.codePointCount(0, text.length()) > type.precision()) {
+                case VARCHAR, CHAR -> {
+                    if (type.precision() != null && text.codePointCount(0, text.length()) > type.precision()) {
                         throw new IllegalArgumentException("is longer than " + type.precision() + " characters");
                     }
                     yield scalar(value, text);

@@ -34,20 +34,7 @@ public final class WriteAnalyzer {
 
     /** The rows of an UPSERT or INSERT statement as {@link RowInput}s, with the column list checked. */
     public static List<RowInput> rows(Statement.InsertRows statement, TableDef table, List<Object> params) {
-        List<Ident> named = statement.columns().isEmpty()
-                ? table.columns().stream().map(c -> new Ident(c.name(), statement.pos())).toList()
-                : statement.columns();
-        Set<String> seen = new HashSet<>();
-        for (Ident column : named) {
-            if (table.column(column.name()).isEmpty()) {
-                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN,
-                        "unknown column '" + column.name() + "' in " + table.name(), column.pos());
-            }
-            if (!seen.add(column.name())) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is named twice",
-                        column.pos());
-            }
-        }
+        List<Ident> named = namedColumns(statement, table);
         List<RowInput> rows = new ArrayList<>();
         for (int r = 0; r < statement.rows().size(); r++) {
             List<Expr> row = statement.rows().get(r);
@@ -193,6 +180,25 @@ public final class WriteAnalyzer {
             rows.add(new RowInput(values, positions, where));
         }
         return rows;
+    }
+
+    /** The columns an UPSERT or INSERT writes, in order: those it lists, else every column of the table. */
+    public static List<Ident> namedColumns(Statement.InsertRows statement, TableDef table) {
+        List<Ident> named = statement.columns().isEmpty()
+                ? table.columns().stream().map(c -> new Ident(c.name(), statement.pos())).toList()
+                : statement.columns();
+        Set<String> seen = new HashSet<>();
+        for (Ident column : named) {
+            if (table.column(column.name()).isEmpty()) {
+                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN,
+                        "unknown column '" + column.name() + "' in " + table.name(), column.pos());
+            }
+            if (!seen.add(column.name())) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is named twice",
+                        column.pos());
+            }
+        }
+        return named;
     }
 
     /**

@@ -10,7 +10,7 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
 
     public enum Base {
         SMALLINT("smallint"), INTEGER("integer"), BIGINT("bigint"), NUMERIC("numeric"), REAL("real"),
-        DOUBLE("double precision"), BOOLEAN("boolean"), TEXT("text"), VARCHAR("varchar"), DATE("date"),
+        DOUBLE("double precision"), BOOLEAN("boolean"), TEXT("text"), VARCHAR("varchar"), CHAR("character"), DATE("date"),
         TIMESTAMP("timestamp"), TIMESTAMPTZ("timestamptz"), UUID("uuid"), JSONB("jsonb");
 
         final String sql;
@@ -52,6 +52,10 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
             case "numeric", "decimal" -> Base.NUMERIC;
             case "real", "float4" -> Base.REAL;
             case "double precision", "float8" -> Base.DOUBLE;
+            // FLOAT(p) is REAL up to 24 bits of precision, as in PostgreSQL; plain FLOAT is DOUBLE PRECISION.
+            case "float" -> spec.first() != null && spec.first() <= 24 ? Base.REAL : Base.DOUBLE;
+            case "char", "character", "bpchar" -> Base.CHAR;
+            case "character varying" -> Base.VARCHAR;
             case "boolean", "bool" -> Base.BOOLEAN;
             case "text" -> Base.TEXT;
             case "varchar" -> Base.VARCHAR;
@@ -64,6 +68,12 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
         };
         Integer first = spec.first();
         Integer second = spec.second();
+        if (name.equals("float")) {
+            if (first != null && (first < 1 || first > 53 || second != null)) {
+                throw bad(spec, "FLOAT precision must be between 1 and 53");
+            }
+            first = null;
+        }
         switch (base) {
             case NUMERIC -> {
                 if (first != null && (first < 1 || first > 1000)) {
@@ -73,9 +83,13 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
                     throw bad(spec, "NUMERIC scale must be between 0 and the precision");
                 }
             }
-            case VARCHAR -> {
-                if (first == null || second != null || first < 1 || first > 10_485_760) {
-                    throw bad(spec, "VARCHAR takes one length between 1 and 10485760");
+            case VARCHAR, CHAR -> {
+                // VARCHAR without a length takes any length; CHAR without one is CHAR(1), as in PostgreSQL.
+                if (second != null || (first != null && (first < 1 || first > 10_485_760))) {
+                    throw bad(spec, base.name() + " takes one length between 1 and 10485760");
+                }
+                if (base == Base.CHAR && first == null) {
+                    first = 1;
                 }
             }
             case TIMESTAMP, TIMESTAMPTZ -> {
@@ -119,6 +133,20 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
             case TIMESTAMP -> "timestamp(" + precision + ")";
             case TIMESTAMPTZ -> "timestamptz(" + precision + ")";
             default -> base.sql + "(" + precision + (scale == null ? "" : "," + scale) + ")";
+        };
+    }
+
+    /** PostgreSQL's internal name of the type, which it gives a cast's result column. */
+    public String pgName() {
+        return switch (base) {
+            case SMALLINT -> "int2";
+            case INTEGER -> "int4";
+            case BIGINT -> "int8";
+            case REAL -> "float4";
+            case DOUBLE -> "float8";
+            case BOOLEAN -> "bool";
+            case CHAR -> "bpchar";
+            default -> base.sql;
         };
     }
 

@@ -4,6 +4,7 @@ import io.verso.analyze.Function;
 import io.verso.analyze.ResolvedRef;
 import io.verso.catalog.ColumnType;
 import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Query;
 import java.math.BigDecimal;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -15,12 +16,28 @@ import tools.jackson.databind.JsonNode;
  */
 public final class ExprCompiler {
 
+    /** Emits a subquery: the read compiler, which owns how relations are read. */
+    @FunctionalInterface
+    public interface QueryEmitter {
+        void emit(SqlBuilder b, Query query);
+    }
+
     private final IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs;
     private final List<Object> params;
+    private final QueryEmitter queries;
 
     public ExprCompiler(IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs, List<Object> params) {
+        this(refs, params, null);
+    }
+
+    /**
+     * {@code refs} null: column references are emitted as written (quoted), for PostgreSQL to
+     * resolve against the same scopes the analyzer checked.
+     */
+    public ExprCompiler(IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs, List<Object> params, QueryEmitter queries) {
         this.refs = refs;
         this.params = params;
+        this.queries = queries;
     }
 
     public void emit(SqlBuilder b, Expr expr) {
@@ -28,6 +45,12 @@ public final class ExprCompiler {
             literal(b, lit);
         } else if (expr instanceof Expr.Parameter p) {
             b.bind(parameter(params.get(p.index())));
+        } else if (expr instanceof Expr.ColumnRef ref && refs == null) {
+            if (ref.qualifier() == null) {
+                b.ident(ref.column().name());
+            } else {
+                b.qualified(ref.qualifier().name(), ref.column().name());
+            }
         } else if (expr instanceof Expr.ColumnRef ref) {
             ResolvedRef resolved = refs.get(ref);
             if (resolved.qualifier() == null) {
@@ -95,17 +118,186 @@ public final class ExprCompiler {
             }
             b.sql(" END");
         } else if (expr instanceof Expr.FunctionCall f) {
-            Function function = Function.named(f.name().name()).orElseThrow();
-            b.sql(function.sqlName()).sql("(");
-            if (f.star()) {
-                b.sql("*");
-            } else {
-                if (f.distinct()) {
-                    b.sql("DISTINCT ");
+            function(b, f);
+        } else if (expr instanceof Expr.Special s) {
+            special(b, s);
+        } else if (expr instanceof Expr.Subquery s) {
+            b.sql("(");
+            queries.emit(b, s.query());
+            b.sql(")");
+        } else if (expr instanceof Expr.Exists e) {
+            b.sql("EXISTS (");
+            queries.emit(b, e.query());
+            b.sql(")");
+        } else if (expr instanceof Expr.InSubquery in) {
+            b.sql("(");
+            emit(b, in.value());
+            b.sql(in.negated() ? " NOT IN (" : " IN (");
+            queries.emit(b, in.query());
+            b.sql("))");
+        } else if (expr instanceof Expr.Quantified q) {
+            b.sql("(");
+            emit(b, q.value());
+            b.sql(" ").sql(q.op().sql).sql(q.all() ? " ALL (" : " ANY (");
+            queries.emit(b, q.query());
+            b.sql("))");
+        } else if (expr instanceof Expr.DistinctFrom d) {
+            b.sql("(");
+            emit(b, d.left());
+            b.sql(d.negated() ? " IS NOT DISTINCT FROM " : " IS DISTINCT FROM ");
+            emit(b, d.right());
+            b.sql(")");
+        } else if (expr instanceof Expr.BooleanTest t) {
+            b.sql("(");
+            emit(b, t.value());
+            b.sql(t.negated() ? " IS NOT " : " IS ").sql(t.truth() ? "TRUE)" : "FALSE)");
+        }
+    }
+
+    private void function(SqlBuilder b, Expr.FunctionCall f) {
+        Function function = Function.named(f.name().name()).orElseThrow();
+        b.sql(function.sqlName());
+        if (function.kind == Function.Kind.BARE) {
+            return;
+        }
+        b.sql("(");
+        if (f.star()) {
+            b.sql("*");
+        } else {
+            if (f.distinct()) {
+                b.sql("DISTINCT ");
+            }
+            if (function == Function.JSONB_BUILD_OBJECT || function == Function.CONCAT) {
+                // These take "any": PostgreSQL cannot infer a bound string's type there, so say it.
+                for (int i = 0; i < f.args().size(); i++) {
+                    Expr arg = f.args().get(i);
+                    boolean text = arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
+                            || arg instanceof Expr.Parameter p && params.get(p.index()) instanceof String;
+                    b.sql(i > 0 ? ", " : "").sql(text ? "CAST(" : "");
+                    emit(b, arg);
+                    b.sql(text ? " AS text)" : "");
                 }
+            } else {
                 list(b, f.args());
             }
+            sortItems(b, " ORDER BY ", f.orderBy());
+        }
+        b.sql(")");
+        if (!f.withinGroup().isEmpty()) {
+            b.sql(" WITHIN GROUP (");
+            sortItems(b, "ORDER BY ", f.withinGroup());
             b.sql(")");
+        }
+        if (f.filter() != null) {
+            b.sql(" FILTER (WHERE ");
+            emit(b, f.filter());
+            b.sql(")");
+        }
+        if (f.over() != null) {
+            if (f.over().name() != null) {
+                b.sql(" OVER ").ident(f.over().name().name());
+            } else {
+                b.sql(" OVER (");
+                windowSpec(b, f.over().spec());
+                b.sql(")");
+            }
+        }
+    }
+
+    private void sortItems(SqlBuilder b, String prefix, List<Query.SortItem> items) {
+        for (int i = 0; i < items.size(); i++) {
+            Query.SortItem sort = items.get(i);
+            b.sql(i == 0 ? prefix : ", ");
+            emit(b, sort.expr());
+            b.sql(sort.descending() ? " DESC" : " ASC");
+            if (sort.nullsFirst() != null) {
+                b.sql(sort.nullsFirst() ? " NULLS FIRST" : " NULLS LAST");
+            }
+        }
+    }
+
+    /** The inside of {@code OVER (...)} or of a WINDOW definition. */
+    public void windowSpec(SqlBuilder b, Query.WindowSpec spec) {
+        String sep = "";
+        if (spec.base() != null) {
+            b.ident(spec.base().name());
+            sep = " ";
+        }
+        if (!spec.partitionBy().isEmpty()) {
+            b.sql(sep).sql("PARTITION BY ");
+            list(b, spec.partitionBy());
+            sep = " ";
+        }
+        if (!spec.orderBy().isEmpty()) {
+            b.sql(sep);
+            sortItems(b, "ORDER BY ", spec.orderBy());
+            sep = " ";
+        }
+        if (spec.frame() != null) {
+            b.sql(sep).sql(spec.frame().unit().name());
+            if (spec.frame().end() == null) {
+                b.sql(" ");
+                frameBound(b, spec.frame().start());
+            } else {
+                b.sql(" BETWEEN ");
+                frameBound(b, spec.frame().start());
+                b.sql(" AND ");
+                frameBound(b, spec.frame().end());
+            }
+        }
+    }
+
+    private void frameBound(SqlBuilder b, Query.FrameBound bound) {
+        switch (bound.kind()) {
+            case UNBOUNDED_PRECEDING -> b.sql("UNBOUNDED PRECEDING");
+            case UNBOUNDED_FOLLOWING -> b.sql("UNBOUNDED FOLLOWING");
+            case CURRENT_ROW -> b.sql("CURRENT ROW");
+            case PRECEDING, FOLLOWING -> {
+                emit(b, bound.offset());
+                b.sql(bound.kind() == Query.BoundKind.PRECEDING ? " PRECEDING" : " FOLLOWING");
+            }
+        }
+    }
+
+    private void special(SqlBuilder b, Expr.Special s) {
+        List<Expr> args = s.args();
+        switch (s.form()) {
+            case EXTRACT -> {
+                // The field is a keyword of a fixed set; it travels as a bind of date_part's first argument
+                // would change the result type, so it is checked and emitted from our own list.
+                b.sql("EXTRACT(").sql(ExtractField.of(s.text(), s.pos())).sql(" FROM ");
+                emit(b, args.get(0));
+                b.sql(")");
+            }
+            case POSITION -> {
+                b.sql("position(");
+                emit(b, args.get(0));
+                b.sql(" IN ");
+                emit(b, args.get(1));
+                b.sql(")");
+            }
+            case SUBSTRING -> {
+                b.sql("substring(");
+                emit(b, args.get(0));
+                b.sql(" FROM ");
+                emit(b, args.get(1));
+                if (args.size() > 2) {
+                    b.sql(" FOR ");
+                    emit(b, args.get(2));
+                }
+                b.sql(")");
+            }
+            case TRIM_BOTH, TRIM_LEADING, TRIM_TRAILING -> {
+                b.sql("trim(").sql(s.form() == Expr.SpecialForm.TRIM_BOTH ? "BOTH "
+                        : s.form() == Expr.SpecialForm.TRIM_LEADING ? "LEADING " : "TRAILING ");
+                if (args.size() > 1) {
+                    emit(b, args.get(1));
+                    b.sql(" ");
+                }
+                b.sql("FROM ");
+                emit(b, args.get(0));
+                b.sql(")");
+            }
         }
     }
 
@@ -127,6 +319,8 @@ public final class ExprCompiler {
             case STRING -> b.bind(lit.text());
             case DATE -> b.sql("CAST(").bind(lit.text()).sql(" AS date)");
             case TIMESTAMP -> b.sql("CAST(").bind(lit.text()).sql(" AS timestamp)");
+            case TIMESTAMPTZ -> b.sql("CAST(").bind(lit.text()).sql(" AS timestamptz)");
+            case INTERVAL -> b.sql("CAST(").bind(lit.text()).sql(" AS interval)");
         }
     }
 

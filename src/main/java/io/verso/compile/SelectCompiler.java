@@ -1,102 +1,221 @@
 package io.verso.compile;
 
-import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
-import io.verso.sql.ast.Statement;
-import io.verso.sql.ast.Statement.SelectItem;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Query;
+import io.verso.sql.ast.Query.SelectItem;
 import java.math.BigDecimal;
 import java.util.List;
 
-/** A bound SELECT to PostgreSQL: each relation becomes its subquery, the rest maps clause by clause. */
+/**
+ * A bound read to PostgreSQL, clause for clause as written: every name quoted, every value a bind,
+ * and every catalog relation replaced by its storage read at the commit the analyzer chose
+ * ({@link RelationCompiler}, the one place that knows how tables are stored). A CTE is emitted as
+ * a PostgreSQL CTE, a view as the derived table of its expanded body.
+ */
 public final class SelectCompiler {
 
-    private SelectCompiler() {
+    private final BoundSelect bound;
+    private final List<Object> params;
+    private final ExprCompiler exprs;
+
+    private SelectCompiler(BoundSelect bound, List<Object> params) {
+        this.bound = bound;
+        this.params = params;
+        this.exprs = new ExprCompiler(null, params, this::query);
     }
 
     public static CompiledSql compile(BoundSelect bound, List<Object> params) {
-        Statement.Select select = bound.select();
-        ExprCompiler exprs = new ExprCompiler(bound.refs(), params);
         SqlBuilder b = new SqlBuilder();
+        new SelectCompiler(bound, params).query(b, bound.query());
+        return b.build();
+    }
+
+    /** Emits a read into a statement being built (INSERT ... SELECT). */
+    public static void emit(SqlBuilder b, BoundSelect bound, List<Object> params) {
+        new SelectCompiler(bound, params).query(b, bound.query());
+    }
+
+    private void query(SqlBuilder b, Query query) {
+        if (!query.with().isEmpty()) {
+            b.sql("WITH ");
+            for (int i = 0; i < query.with().size(); i++) {
+                Query.Cte cte = query.with().get(i);
+                b.sql(i > 0 ? ", " : "").ident(cte.name().name());
+                columnAliases(b, cte.columns());
+                b.sql(" AS (");
+                query(b, cte.query());
+                b.sql(")");
+            }
+            b.sql(" ");
+        }
+        body(b, query.body());
+        int outputs = bound.outputs().getOrDefault(query, 0);
+        if (!query.orderBy().isEmpty()) {
+            b.sql(" ORDER BY ");
+            for (int i = 0; i < query.orderBy().size(); i++) {
+                b.sql(i > 0 ? ", " : "");
+                sortItem(b, query.orderBy().get(i), outputs);
+            }
+        }
+        if (query.limit() != null) {
+            b.sql(" LIMIT ").bind(count(query.limit(), params, "LIMIT"));
+        }
+        if (query.offset() != null) {
+            b.sql(" OFFSET ").bind(count(query.offset(), params, "OFFSET"));
+        }
+    }
+
+    private void body(SqlBuilder b, Query.Body body) {
+        if (body instanceof Query.Block block) {
+            block(b, block);
+        } else if (body instanceof Query.Nested nested) {
+            b.sql("(");
+            query(b, nested.query());
+            b.sql(")");
+        } else {
+            Query.SetOp op = (Query.SetOp) body;
+            // Each side parenthesised, so PostgreSQL combines them exactly as the tree says.
+            b.sql("(");
+            body(b, op.left());
+            b.sql(") ").sql(op.kind().name()).sql(op.all() ? " ALL (" : " (");
+            body(b, op.right());
+            b.sql(")");
+        }
+    }
+
+    private void block(SqlBuilder b, Query.Block block) {
         b.sql("SELECT ");
-        if (select.distinct()) {
+        if (block.distinct()) {
             b.sql("DISTINCT ");
         }
-        int outputColumns = 0;
-        for (int i = 0; i < select.items().size(); i++) {
-            SelectItem item = select.items().get(i);
-            if (i > 0) {
-                b.sql(", ");
-            }
+        for (int i = 0; i < block.items().size(); i++) {
+            SelectItem item = block.items().get(i);
+            b.sql(i > 0 ? ", " : "");
             if (item instanceof SelectItem.All) {
                 b.sql("*");
-                outputColumns += bound.relations().stream().mapToInt(r -> r.columns().size()).sum();
             } else if (item instanceof SelectItem.AllOf all) {
                 b.ident(all.qualifier().name()).sql(".*");
-                outputColumns += bound.relations().stream().filter(r -> r.alias().equals(all.qualifier().name()))
-                        .mapToInt(r -> r.columns().size()).sum();
-            } else if (item instanceof SelectItem.Item it) {
+            } else {
+                SelectItem.Item it = (SelectItem.Item) item;
                 exprs.emit(b, it.expr());
                 if (it.alias() != null) {
                     b.sql(" AS ").ident(it.alias().name());
                 }
-                outputColumns++;
             }
         }
-        b.sql(" FROM ");
-        relation(b, bound.relations().get(0));
-        for (int i = 0; i < select.joins().size(); i++) {
-            Statement.Join join = select.joins().get(i);
-            b.sql(join.type() == Statement.JoinType.LEFT ? " LEFT JOIN " : " JOIN ");
-            relation(b, bound.relations().get(i + 1));
-            b.sql(" ON ");
-            exprs.emit(b, join.on());
+        if (!block.from().isEmpty()) {
+            b.sql(" FROM ");
+            for (int i = 0; i < block.from().size(); i++) {
+                b.sql(i > 0 ? ", " : "");
+                fromItem(b, block.from().get(i));
+            }
         }
-        if (select.where() != null) {
+        if (block.where() != null) {
             b.sql(" WHERE ");
-            exprs.emit(b, select.where());
+            exprs.emit(b, block.where());
         }
-        if (!select.groupBy().isEmpty()) {
+        int outputs = bound.outputs().getOrDefault(block, 0);
+        if (!block.groupBy().isEmpty()) {
             b.sql(" GROUP BY ");
-            for (int i = 0; i < select.groupBy().size(); i++) {
+            for (int i = 0; i < block.groupBy().size(); i++) {
                 b.sql(i > 0 ? ", " : "");
-                orderingExpr(b, exprs, select.groupBy().get(i), outputColumns);
+                orderingExpr(b, block.groupBy().get(i), outputs);
             }
         }
-        if (select.having() != null) {
+        if (block.having() != null) {
             b.sql(" HAVING ");
-            exprs.emit(b, select.having());
+            exprs.emit(b, block.having());
         }
-        if (!select.orderBy().isEmpty()) {
-            b.sql(" ORDER BY ");
-            for (int i = 0; i < select.orderBy().size(); i++) {
-                Statement.SortItem sort = select.orderBy().get(i);
-                b.sql(i > 0 ? ", " : "");
-                orderingExpr(b, exprs, sort.expr(), outputColumns);
-                b.sql(sort.descending() ? " DESC" : " ASC");
-                if (sort.nullsFirst() != null) {
-                    b.sql(sort.nullsFirst() ? " NULLS FIRST" : " NULLS LAST");
-                }
+        if (!block.windows().isEmpty()) {
+            b.sql(" WINDOW ");
+            for (int i = 0; i < block.windows().size(); i++) {
+                Query.WindowDef w = block.windows().get(i);
+                b.sql(i > 0 ? ", " : "").ident(w.name().name()).sql(" AS (");
+                exprs.windowSpec(b, w.spec());
+                b.sql(")");
             }
         }
-        if (select.limit() != null) {
-            b.sql(" LIMIT ").bind(count(select.limit(), params, "LIMIT"));
-        }
-        if (select.offset() != null) {
-            b.sql(" OFFSET ").bind(count(select.offset(), params, "OFFSET"));
-        }
-        return b.build();
     }
 
-    private static void relation(SqlBuilder b, BoundRelation relation) {
-        RelationCompiler.emit(b, relation);
-        b.sql(" AS ").ident(relation.alias());
+    private void fromItem(SqlBuilder b, Query.FromItem item) {
+        if (item instanceof Query.TableRef ref) {
+            BoundSelect.Binding binding = bound.bindings().get(ref);
+            if (binding instanceof BoundSelect.TableRead read) {
+                RelationCompiler.emit(b, read.relation());
+            } else if (binding instanceof BoundSelect.ViewRead view) {
+                b.sql("(");
+                query(b, view.body());
+                b.sql(")");
+            } else {
+                b.ident(((BoundSelect.CteRead) binding).name());
+            }
+            b.sql(" AS ").ident(ref.visibleName());
+            if (binding instanceof BoundSelect.ViewRead view && ref.columnAliases().isEmpty()) {
+                // A view's declared column names rename its body's columns.
+                b.sql("(");
+                for (int i = 0; i < view.columns().size(); i++) {
+                    b.sql(i > 0 ? ", " : "").ident(view.columns().get(i));
+                }
+                b.sql(")");
+            } else {
+                columnAliases(b, ref.columnAliases());
+            }
+        } else if (item instanceof Query.Derived derived) {
+            b.sql("(");
+            query(b, derived.query());
+            b.sql(") AS ").ident(derived.alias().name());
+            columnAliases(b, derived.columnAliases());
+        } else {
+            Query.Join join = (Query.Join) item;
+            b.sql("(");
+            fromItem(b, join.left());
+            b.sql(switch (join.type()) {
+                case INNER -> " JOIN ";
+                case LEFT -> " LEFT JOIN ";
+                case RIGHT -> " RIGHT JOIN ";
+                case FULL -> " FULL JOIN ";
+                case CROSS -> " CROSS JOIN ";
+            });
+            fromItem(b, join.right());
+            if (join.on() != null) {
+                b.sql(" ON ");
+                exprs.emit(b, join.on());
+            } else if (!join.using().isEmpty()) {
+                b.sql(" USING (");
+                for (int i = 0; i < join.using().size(); i++) {
+                    b.sql(i > 0 ? ", " : "").ident(join.using().get(i).name());
+                }
+                b.sql(")");
+            }
+            b.sql(")");
+        }
+    }
+
+    private static void columnAliases(SqlBuilder b, List<Ident> columns) {
+        if (columns.isEmpty()) {
+            return;
+        }
+        b.sql("(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident(columns.get(i).name());
+        }
+        b.sql(")");
+    }
+
+    private void sortItem(SqlBuilder b, Query.SortItem sort, int outputs) {
+        orderingExpr(b, sort.expr(), outputs);
+        b.sql(sort.descending() ? " DESC" : " ASC");
+        if (sort.nullsFirst() != null) {
+            b.sql(sort.nullsFirst() ? " NULLS FIRST" : " NULLS LAST");
+        }
     }
 
     /** GROUP BY / ORDER BY: an integer literal is an output column ordinal, range-checked and inlined. */
-    private static void orderingExpr(SqlBuilder b, ExprCompiler exprs, Expr expr, int outputColumns) {
+    private void orderingExpr(SqlBuilder b, Expr expr, int outputColumns) {
         if (expr instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.INTEGER) {
             long ordinal;
             try {

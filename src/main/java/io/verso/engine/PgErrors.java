@@ -28,7 +28,18 @@ final class PgErrors {
                 case "42803", "42P10", "42P20", "42601" -> ErrorCode.INVALID_EXPRESSION;
                 case "57014" -> ErrorCode.STATEMENT_TIMEOUT;
                 case "40001", "40P01", "55P03" -> ErrorCode.WRITE_CONFLICT;
+                case "42703" -> ErrorCode.UNKNOWN_COLUMN;
+                case "42702" -> ErrorCode.AMBIGUOUS_COLUMN;
+                case "23505" -> ErrorCode.UNIQUE_VIOLATION;
+                case "23514" -> ErrorCode.CHECK_VIOLATION;
+                case "23502" -> ErrorCode.NOT_NULL_VIOLATION;
+                // A scalar subquery that returned several rows; a query PostgreSQL finds too complex.
+                case "21000" -> ErrorCode.INVALID_EXPRESSION;
+                case "54000", "54001" -> ErrorCode.STATEMENT_TOO_LARGE;
                 default -> state.startsWith("22") ? ErrorCode.INVALID_VALUE
+                        // Other rule violations of a read the analyzer let through (a type PostgreSQL cannot
+                        // compare, a set operation over incompatible types): the statement's fault.
+                        : state.startsWith("42") || state.startsWith("0A") ? ErrorCode.INVALID_EXPRESSION
                         : state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
                         ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
             };

@@ -2,7 +2,6 @@ package io.verso.engine;
 
 import io.verso.analyze.AsOfResolver;
 import io.verso.analyze.BoundChange;
-import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.DdlAnalyzer;
 import io.verso.analyze.GroupBatch;
@@ -13,12 +12,16 @@ import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
+import io.verso.catalog.IndexScope;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
+import io.verso.catalog.ViewDef;
+import io.verso.catalog.Views;
 import io.verso.commits.CommitRecord;
 import io.verso.commits.CommitRepository;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.DdlCompiler;
+import io.verso.compile.ExprCompiler;
 import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.compile.WriteCompiler;
@@ -27,6 +30,7 @@ import io.verso.engine.StatementResult.Column;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.SqlParser;
+import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
@@ -39,7 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.springframework.dao.DataAccessException;
@@ -68,10 +72,13 @@ public class StatementEngine {
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
     private final EngineObserver observer;
+    private final Views views;
 
-    public StatementEngine(Catalog catalog, CommitRepository commits, SqlRunner sql, VersoProperties properties,
-                           PlatformTransactionManager transactions, EngineObserver observer) {
+    public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
+                           VersoProperties properties, PlatformTransactionManager transactions,
+                           EngineObserver observer) {
         this.catalog = catalog;
+        this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
         this.commits = commits;
         this.sql = sql;
@@ -128,13 +135,14 @@ public class StatementEngine {
     }
 
     /** The state of one request: its commit, the positions it handed out, the tables it touched. */
-    private final class Request implements RequestContext {
+    private final class Request implements RequestContext, TableLookup {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
+        private Instant commitTime;
         private AsOfResolver asOf;
         private Catalog.Snapshot catalogSnapshot;
         private int position;
@@ -171,12 +179,21 @@ public class StatementEngine {
             if (writes) {
                 sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ").bind(timeout)
                         .sql(", true), pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(), rs -> null);
-                // The latest commit made before this one bounds AS OF: the sequence has gaps where requests
-                // failed, and this request's own commit does not exist until it succeeds.
-                long[] drawn = sql.counts(new SqlBuilder().sql("SELECT nextval('verso.commit_seq'), ")
-                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits)").build());
-                commit = drawn[0];
-                latest = drawn[1];
+                // The commit's time comes from the database clock, under the lock, and never goes back
+                // behind an earlier commit's: AS OF TIMESTAMP relies on times ordered like sequences, also
+                // across instances whose clocks disagree. The latest commit made before this one bounds
+                // AS OF: the sequence has gaps where requests failed, and this request's own commit does
+                // not exist until it succeeds.
+                Object[] drawn = sql.query(new SqlBuilder().sql("SELECT nextval('verso.commit_seq'), greatest(")
+                        .sql("clock_timestamp(), (SELECT max(committed_at) FROM verso.commits)), ")
+                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits)").build(), rs -> {
+                            rs.next();
+                            return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
+                                rs.getLong(3)};
+                        });
+                commit = (Long) drawn[0];
+                commitTime = ((java.time.OffsetDateTime) drawn[1]).toInstant();
+                latest = (Long) drawn[2];
             } else {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
@@ -191,7 +208,7 @@ public class StatementEngine {
                 latest = state[0];
                 catalogSnapshot = catalog.snapshot(state[1]);
             }
-            asOf = new AsOfResolver(params, latest);
+            asOf = new AsOfResolver(params, latest, this::commitAt);
             List<StatementResult> results = new ArrayList<>();
             for (Statement statement : statements) {
                 results.add(execute(statement));
@@ -201,7 +218,7 @@ public class StatementEngine {
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
-                commits.save(new CommitRecord(commit, Instant.now(), rows, tablesTouched));
+                commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched));
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results);
         }
@@ -215,6 +232,33 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
             }
             return table;
+        }
+
+        @Override
+        public Optional<ViewDef> view(String name) {
+            return views.find(name);
+        }
+
+        /** The latest commit made at or before the time {@code value} names, 0 before the first commit. */
+        private long commitAt(Expr value, long latestCommit) {
+            refuseColumns(value);
+            SqlBuilder b = new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
+                    .bind(latestCommit).sql(" AND committed_at <= CAST((");
+            new ExprCompiler(null, params, null).emit(b, value);
+            b.sql(") AS timestamptz)");
+            return sql.query(b.build(), rs -> {
+                rs.next();
+                return rs.getLong(1);
+            });
+        }
+
+        private void refuseColumns(Expr value) {
+            if (value instanceof Expr.ColumnRef || value instanceof Expr.Subquery || value instanceof Expr.Exists
+                    || value instanceof Expr.InSubquery || value instanceof Expr.Quantified) {
+                throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "AS OF TIMESTAMP takes a time: a literal, "
+                        + "a parameter or a constant expression", value.pos());
+            }
+            ReadAnalyzer.children(value).forEach(this::refuseColumns);
         }
 
         @Override
@@ -255,6 +299,12 @@ public class StatementEngine {
             if (statement instanceof Statement.DropTable d) {
                 return dropTable(d);
             }
+            if (statement instanceof Statement.CreateView c) {
+                return createView(c);
+            }
+            if (statement instanceof Statement.DropView d) {
+                return dropView(d);
+            }
             if (statement instanceof Statement.ShowTables) {
                 return showTables();
             }
@@ -274,16 +324,27 @@ public class StatementEngine {
         // ---- reads -----------------------------------------------------------------------------
 
         private StatementResult select(Statement.Select select) {
-            TableLookup lookup = this::table;
-            BoundSelect bound = ReadAnalyzer.select(select, lookup, asOf, params.size());
-            CompiledSql compiled = SelectCompiler.compile(bound, params);
+            BoundSelect bound;
+            CompiledSql compiled;
+            try {
+                bound = ReadAnalyzer.select(select, this, asOf, params.size());
+                compiled = SelectCompiler.compile(bound, params);
+            } catch (StackOverflowError e) {
+                throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+            }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
-            // Relations read now are served at readCommit; asOfCommit names the past commit the others
-            // were read at, when they agree on one.
-            Set<Long> commitsRead = bound.relations().stream().map(BoundRelation::asOf).filter(Objects::nonNull)
+            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound));
+        }
+
+        /**
+         * The commit a read was served at: the one commit every relation was read at, else (current
+         * rows, or relations at different commits) the latest commit of the request's snapshot.
+         */
+        private long readAt(BoundSelect bound) {
+            Set<Long> commitsRead = bound.relations().stream()
+                    .map(r -> r.asOf() == null ? asOf.latestCommit() : r.asOf())
                     .collect(Collectors.toCollection(HashSet::new));
-            Long asOfCommit = commitsRead.size() == 1 ? commitsRead.iterator().next() : null;
-            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), asOfCommit);
+            return commitsRead.size() == 1 ? commitsRead.iterator().next() : asOf.latestCommit();
         }
 
         private StatementResult showTables() {
@@ -332,8 +393,12 @@ public class StatementEngine {
                         : "ATTRIBUTE GROUP") + " needs a keyed table; " + table.name()
                         + " is an APPEND table: use INSERT", statement.pos());
             }
-            List<RowInput> rows = WriteAnalyzer.rows(statement, table, params);
-            Set<String> given = rows.isEmpty() ? Set.of() : rows.get(0).values().keySet();
+            List<RowInput> rows = statement.query() == null ? WriteAnalyzer.rows(statement, table, params)
+                    : queriedRows(statement, table);
+            if (rows.isEmpty()) {
+                return StatementResult.Written.empty(kind, table.name());
+            }
+            Set<String> given = rows.get(0).values().keySet();
             List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
                     : WriteAnalyzer.touchedGroups(table, given, statement.group());
             List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
@@ -341,6 +406,56 @@ public class StatementEngine {
                 refuseLiveKeys(table, batches.get(0), statement.pos());
             }
             return write(kind, table, rows.size(), batches);
+        }
+
+        /**
+         * The rows of INSERT/UPSERT ... query: the query runs in this request's transaction (so at this
+         * commit's snapshot, AS OF any commit), each value cast to its column's type as an INSERT would,
+         * in the query's order, else ordered by the target's key so the write is deterministic.
+         */
+        private List<RowInput> queriedRows(Statement.InsertRows statement, TableDef table) {
+            List<Ident> named = WriteAnalyzer.namedColumns(statement, table);
+            BoundSelect bound = ReadAnalyzer.query(statement.query(), this, asOf, params.size());
+            if (bound.columns().size() != named.size()) {
+                throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "the query returns " + bound.columns().size()
+                        + " columns for " + named.size() + " columns of " + table.name(), statement.query().pos());
+            }
+            SqlBuilder b = new SqlBuilder().sql("SELECT ");
+            for (int i = 0; i < named.size(); i++) {
+                ColumnDef column = table.column(named.get(i).name()).orElseThrow();
+                b.sql(i > 0 ? ", " : "").sql("CAST(CAST(").qualified("q", "c" + i).sql(" AS ")
+                        .sql(column.type().sql()).sql(") AS text)");
+            }
+            b.sql(" FROM (");
+            SelectCompiler.emit(b, bound, params);
+            b.sql(") AS ").ident("q").sql("(");
+            for (int i = 0; i < named.size(); i++) {
+                b.sql(i > 0 ? ", " : "").ident("c" + i);
+            }
+            b.sql(")");
+            if (statement.query().orderBy().isEmpty()) {
+                List<Integer> keyOrdinals = new ArrayList<>();
+                for (ColumnDef key : table.keyColumns()) {
+                    for (int i = 0; i < named.size(); i++) {
+                        if (named.get(i).name().equals(key.name())) {
+                            keyOrdinals.add(i + 1);
+                        }
+                    }
+                }
+                for (int i = 0; i < keyOrdinals.size(); i++) {
+                    b.sql(i == 0 ? " ORDER BY " : ", ").number(keyOrdinals.get(i));
+                }
+            }
+            List<RowInput> rows = new ArrayList<>();
+            int r = 0;
+            for (String[] texts : sql.texts(b.build())) {
+                Map<String, Object> values = new LinkedHashMap<>();
+                for (int i = 0; i < named.size(); i++) {
+                    values.put(named.get(i).name(), texts[i]);
+                }
+                rows.add(new RowInput(values, Map.of(), "row " + (++r) + " of the query"));
+            }
+            return rows;
         }
 
         private void refuseLiveKeys(TableDef table, GroupBatch batch, Pos pos) {
@@ -456,11 +571,74 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + create.name() + "' already exists",
                         create.name().pos());
             }
+            if (views.find(create.name().name()).isPresent()) {
+                throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + create.name() + "' already exists",
+                        create.name().pos());
+            }
+            if (!create.checks().isEmpty()) {
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "CHECK constraints are not supported yet",
+                        create.checks().get(0).pos());
+            }
             TableDef table = catalog.create(DdlAnalyzer.createTable(create, commit));
             DdlCompiler.createTable(table).forEach(sql::update);
             catalogChanged();
             touch(table.name(), 0);
+            // UNIQUE columns and column sets: unique indexes over current rows, named as PostgreSQL would.
+            for (List<Ident> unique : create.unique()) {
+                String name = table.name() + "_" + String.join("_", unique.stream().map(Ident::name).toList()) + "_key";
+                if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+                    name = name.substring(0, 40) + "_" + Integer.toHexString(name.hashCode()) + "_key";
+                }
+                lifecycle.execute(new Statement.CreateIndex(new Ident(name, create.pos()), false, create.name(),
+                        unique, IndexScope.CURRENT, true, unique.stream().map(u -> false).toList(),
+                        create.pos()), this);
+            }
             return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
+        }
+
+        private StatementResult createView(Statement.CreateView create) {
+            String name = create.name().name();
+            if (catalog.find(name).isPresent() || views.find(name).isPresent()) {
+                if (create.ifNotExists()) {
+                    return new StatementResult.Changed("CREATE VIEW", name, false, null);
+                }
+                throw VersoException.at(ErrorCode.VIEW_EXISTS, "a table or view named '" + name + "' already exists",
+                        create.name().pos());
+            }
+            if (SqlParser.parse(create.text()).parameterCount() > 0) {
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a view's query cannot hold ? parameters",
+                        create.query().pos());
+            }
+            // Analysed now so a view that cannot be read is refused; read again at every use.
+            List<String> columns = ReadAnalyzer.query(create.query(), this, asOf, 0).columns();
+            if (create.columns().size() > columns.size()) {
+                throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "view " + name + " names "
+                        + create.columns().size() + " columns but its query returns " + columns.size(), create.pos());
+            }
+            List<String> names = new ArrayList<>(create.columns().isEmpty() ? List.of()
+                    : create.columns().stream().map(Ident::name).toList());
+            if (!names.isEmpty()) {
+                names.addAll(columns.subList(names.size(), columns.size()));
+            }
+            if (new HashSet<>(names.isEmpty() ? columns : names).size() != columns.size()) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "view " + name + " would have two columns of the "
+                        + "same name: give them aliases", create.query().pos());
+            }
+            views.create(new ViewDef(name, names, create.text()), commit);
+            touch(name, 0);
+            return new StatementResult.Changed("CREATE VIEW", name, true, null);
+        }
+
+        private StatementResult dropView(Statement.DropView drop) {
+            String name = drop.name().name();
+            if (!views.delete(name)) {
+                if (drop.ifExists()) {
+                    return new StatementResult.Changed("DROP VIEW", name, false, null);
+                }
+                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown view '" + name + "'", drop.name().pos());
+            }
+            touch(name, 0);
+            return new StatementResult.Changed("DROP VIEW", name, true, null);
         }
 
         private StatementResult dropTable(Statement.DropTable drop) {

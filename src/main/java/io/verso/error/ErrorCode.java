@@ -68,6 +68,23 @@ public enum ErrorCode {
     UNKNOWN_COMMIT(404),
     /** A read asked for a commit (atLeastCommit) that did not become visible in time; retry later. */
     COMMIT_NOT_REACHED(409),
+    /** A column outside GROUP BY and aggregates in a grouped block. */
+    COLUMN_NOT_GROUPED(400),
+    /** An aggregate or window function where none may stand (WHERE, ON, GROUP BY, ...). */
+    AGGREGATE_MISPLACED(400),
+    /** The branches of UNION / INTERSECT / EXCEPT return different numbers of columns. */
+    SET_OPERATION_MISMATCH(400),
+    /** A read nests subqueries, derived tables, CTEs or views deeper than the limit. */
+    NESTING_TOO_DEEP(400),
+    /** A read names more relations (views expanded) than the limit. */
+    TOO_MANY_RELATIONS(400),
+    /** A read has more expression nodes than the limit. */
+    STATEMENT_TOO_LARGE(400),
+    VIEW_EXISTS(409),
+    /** A write breaks a UNIQUE constraint or unique index over current rows. */
+    UNIQUE_VIOLATION(409),
+    /** A write breaks a CHECK constraint. */
+    CHECK_VIOLATION(400),
 
     // The server's side: not the caller's fault.
     STATEMENT_TIMEOUT(503),

@@ -13,7 +13,7 @@ import io.verso.sql.ast.Statement.Assignment;
 import io.verso.sql.ast.Statement.ColumnDefinition;
 import io.verso.sql.ast.Statement.GroupDefinition;
 import io.verso.sql.ast.Statement.Ordering;
-import io.verso.sql.ast.Statement.SelectItem;
+import io.verso.sql.ast.Query;
 import io.verso.sql.ast.TypeSpec;
 import io.verso.sql.parser.VersoSqlParser;
 import io.verso.sql.parser.VersoSqlParser.*;
@@ -75,12 +75,27 @@ final class AstBuilder {
         if (ctx.upsert() != null) {
             UpsertContext c = ctx.upsert();
             return new Statement.InsertRows(true, ident(c.identifier(0)), identList(c.identifierList()),
-                    values(c.valuesClause()), c.group == null ? null : ident(c.group), pos(c));
+                    c.valuesClause() == null ? List.of() : values(c.valuesClause()),
+                    c.query() == null ? null : query(c.query()), c.group == null ? null : ident(c.group), pos(c));
         }
         if (ctx.insert() != null) {
             InsertContext c = ctx.insert();
             return new Statement.InsertRows(false, ident(c.identifier()), identList(c.identifierList()),
-                    values(c.valuesClause()), null, pos(c));
+                    c.valuesClause() == null ? List.of() : values(c.valuesClause()),
+                    c.query() == null ? null : query(c.query()), null, pos(c));
+        }
+        if (ctx.createView() != null) {
+            CreateViewContext c = ctx.createView();
+            QueryContext q = c.query();
+            String text = q.getStart().getInputStream().getText(
+                    org.antlr.v4.runtime.misc.Interval.of(q.getStart().getStartIndex(), q.getStop().getStopIndex()));
+            return new Statement.CreateView(ident(c.name), c.EXISTS() != null,
+                    c.columnAliases() == null ? List.of() : identList(c.columnAliases().identifierList()),
+                    query(q), text, pos(c));
+        }
+        if (ctx.dropView() != null) {
+            DropViewContext c = ctx.dropView();
+            return new Statement.DropView(ident(c.identifier()), c.EXISTS() != null, pos(c));
         }
         if (ctx.update() != null) {
             UpdateContext c = ctx.update();
@@ -92,7 +107,7 @@ final class AstBuilder {
             return new Statement.Delete(ident(c.identifier()), c.where == null ? null : expr(c.where),
                     c.assignment().stream().map(this::assignment).toList(), pos(c));
         }
-        return select(ctx.select());
+        return new Statement.Select(query(ctx.select().query()), pos(ctx.select()));
     }
 
     // ---- DDL -----------------------------------------------------------------------------------
@@ -101,10 +116,21 @@ final class AstBuilder {
         List<ColumnDefinition> columns = new ArrayList<>();
         List<Ident> primaryKey = new ArrayList<>();
         List<GroupDefinition> groups = new ArrayList<>();
+        List<List<Ident>> unique = new ArrayList<>();
+        List<Expr> checks = new ArrayList<>();
         boolean keySeen = false;
         for (TableElementContext element : ctx.tableElement()) {
             if (element instanceof ColumnElementContext c) {
-                columns.add(columnDefinition(c.columnDefinition()));
+                ColumnDefinition column = columnDefinition(c.columnDefinition());
+                columns.add(column);
+                if (column.unique()) {
+                    unique.add(List.of(column.name()));
+                }
+                for (ColumnConstraintContext k : c.columnDefinition().columnConstraint()) {
+                    if (k instanceof CheckConstraintContext check) {
+                        checks.add(expr(check.expression()));
+                    }
+                }
                 if (c.columnDefinition().columnConstraint().stream().anyMatch(k -> k instanceof PrimaryKeyConstraintContext)) {
                     if (keySeen) {
                         throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));
@@ -121,11 +147,15 @@ final class AstBuilder {
             } else if (element instanceof GroupElementContext c) {
                 groups.add(new GroupDefinition(ident(c.name), identList(c.identifierList()),
                         ordering(c.orderingClause()), pos(c)));
+            } else if (element instanceof UniqueElementContext c) {
+                unique.add(identList(c.identifierList()));
+            } else if (element instanceof CheckElementContext c) {
+                checks.add(expr(c.expression()));
             }
         }
         Statement.Mode mode = ctx.tableMode == null ? null : Statement.Mode.valueOf(ctx.tableMode.getText().toUpperCase(Locale.ROOT));
         return new Statement.CreateTable(ident(ctx.name), ctx.EXISTS() != null, columns, primaryKey, groups, mode,
-                ordering(ctx.orderingClause()), pos(ctx));
+                ordering(ctx.orderingClause()), unique, checks, pos(ctx));
     }
 
     private Ordering ordering(List<OrderingClauseContext> clauses) {
@@ -148,20 +178,28 @@ final class AstBuilder {
 
     private ColumnDefinition columnDefinition(ColumnDefinitionContext ctx) {
         boolean notNull = false;
+        boolean unique = false;
         Expr.Literal defaultValue = null;
         for (ColumnConstraintContext constraint : ctx.columnConstraint()) {
             if (constraint instanceof NotNullConstraintContext) {
                 notNull = true;
             } else if (constraint instanceof DefaultConstraintContext d) {
                 defaultValue = literal(d.literal());
+            } else if (constraint instanceof UniqueConstraintContext) {
+                unique = true;
             }
         }
-        return new ColumnDefinition(ident(ctx.identifier()), typeSpec(ctx.typeName()), notNull, defaultValue, pos(ctx));
+        return new ColumnDefinition(ident(ctx.identifier()), typeSpec(ctx.typeName()), notNull, defaultValue, unique,
+                pos(ctx));
     }
 
     private TypeSpec typeSpec(TypeNameContext ctx) {
         if (ctx instanceof DoubleTypeContext) {
             return new TypeSpec("double precision", null, null, pos(ctx));
+        }
+        if (ctx instanceof VaryingTypeContext v) {
+            return new TypeSpec("varchar", v.INTEGER_VALUE() == null ? null : smallInt(v.INTEGER_VALUE().getSymbol()),
+                    null, pos(ctx));
         }
         if (ctx instanceof TimestampTypeContext t) {
             Integer precision = t.INTEGER_VALUE() == null ? null : smallInt(t.INTEGER_VALUE().getSymbol());
@@ -228,7 +266,9 @@ final class AstBuilder {
         IndexScope scope = ctx.scope == null ? IndexScope.CURRENT
                 : IndexScope.valueOf(ctx.scope.getText().toUpperCase(Locale.ROOT));
         return new Statement.CreateIndex(ident(ctx.name), ctx.EXISTS() != null, ident(ctx.table),
-                identList(ctx.identifierList()), scope, pos(ctx));
+                ctx.indexColumn().stream().map(c -> ident(c.identifier())).toList(), scope, ctx.UNIQUE() != null,
+                ctx.indexColumn().stream().map(c -> c.ordering != null && c.ordering.getType() == VersoSqlParser.DESC)
+                        .toList(), pos(ctx));
     }
 
     // ---- writes --------------------------------------------------------------------------------
@@ -260,45 +300,116 @@ final class AstBuilder {
 
     // ---- reads ---------------------------------------------------------------------------------
 
-    private Statement.Select select(SelectContext ctx) {
-        List<SelectItem> items = ctx.selectItem().stream().map(this::selectItem).toList();
-        Statement.Relation from = relation(ctx.relation());
-        List<Statement.Join> joins = ctx.joinClause().stream()
-                .map(j -> new Statement.Join(j.LEFT() != null ? Statement.JoinType.LEFT : Statement.JoinType.INNER,
-                        relation(j.relation()), expr(j.expression())))
+    Query query(QueryContext ctx) {
+        List<Query.Cte> with = ctx.with() == null ? List.of() : ctx.with().cte().stream()
+                .map(c -> new Query.Cte(ident(c.name), c.columnAliases() == null ? List.of()
+                        : identList(c.columnAliases().identifierList()), query(c.query()), pos(c)))
                 .toList();
-        List<Statement.SortItem> orderBy = ctx.sortItem().stream()
-                .map(s -> new Statement.SortItem(expr(s.expression()),
+        return new Query(with, body(ctx.queryExpression()), sortItems(ctx.sortItem()), asOf(ctx.asOf()),
+                ctx.limit == null ? null : expr(ctx.limit), ctx.offset == null ? null : expr(ctx.offset), pos(ctx));
+    }
+
+    private List<Query.SortItem> sortItems(List<SortItemContext> items) {
+        return items.stream()
+                .map(s -> new Query.SortItem(expr(s.expression()),
                         s.ordering != null && s.ordering.getType() == VersoSqlParser.DESC,
                         s.nullOrdering == null ? null : s.nullOrdering.getType() == VersoSqlParser.FIRST))
                 .toList();
-        return new Statement.Select(ctx.DISTINCT() != null, items, from, joins,
+    }
+
+    private Query.Body body(QueryExpressionContext ctx) {
+        if (ctx instanceof SetOperationContext s) {
+            Query.SetOpKind kind = switch (s.op.getType()) {
+                case VersoSqlParser.UNION -> Query.SetOpKind.UNION;
+                case VersoSqlParser.INTERSECT -> Query.SetOpKind.INTERSECT;
+                default -> Query.SetOpKind.EXCEPT;
+            };
+            return new Query.SetOp(kind, s.quantifier != null && s.quantifier.getType() == VersoSqlParser.ALL,
+                    body(s.left), body(s.right), pos(s.op));
+        }
+        QueryPrimaryContext primary = ((QueryTermDefaultContext) ctx).queryPrimary();
+        if (primary instanceof NestedQueryContext n) {
+            return new Query.Nested(query(n.query()), pos(n));
+        }
+        return block(((BlockContext) primary).querySpecification());
+    }
+
+    private Query.Block block(QuerySpecificationContext ctx) {
+        List<Query.WindowDef> windows = ctx.windowDefinition().stream()
+                .map(w -> new Query.WindowDef(ident(w.name), windowSpec(w.windowSpec()), pos(w))).toList();
+        return new Query.Block(ctx.quantifier != null && ctx.quantifier.getType() == VersoSqlParser.DISTINCT,
+                ctx.selectItem().stream().map(this::selectItem).toList(),
+                ctx.fromItem().stream().map(this::fromItem).toList(),
                 ctx.where == null ? null : expr(ctx.where),
                 ctx.groupBy.stream().map(this::expr).toList(),
-                ctx.having == null ? null : expr(ctx.having),
-                orderBy, asOf(ctx.asOf()),
-                ctx.limit == null ? null : expr(ctx.limit),
-                ctx.offset == null ? null : expr(ctx.offset), pos(ctx));
+                ctx.having == null ? null : expr(ctx.having), windows, pos(ctx));
     }
 
-    private SelectItem selectItem(SelectItemContext ctx) {
+    private Query.WindowSpec windowSpec(WindowSpecContext ctx) {
+        Query.Frame frame = null;
+        if (ctx.windowFrame() != null) {
+            WindowFrameContext f = ctx.windowFrame();
+            frame = new Query.Frame(f.unit.getType() == VersoSqlParser.ROWS ? Query.FrameUnit.ROWS : Query.FrameUnit.RANGE,
+                    frameBound(f.start), f.end == null ? null : frameBound(f.end));
+        }
+        return new Query.WindowSpec(ctx.base == null ? null : ident(ctx.base),
+                ctx.partition.stream().map(this::expr).toList(), sortItems(ctx.sortItem()), frame, pos(ctx));
+    }
+
+    private Query.FrameBound frameBound(FrameBoundContext ctx) {
+        if (ctx instanceof CurrentRowBoundContext) {
+            return new Query.FrameBound(Query.BoundKind.CURRENT_ROW, null);
+        }
+        if (ctx instanceof UnboundedFrameContext u) {
+            return new Query.FrameBound(u.boundType.getType() == VersoSqlParser.PRECEDING
+                    ? Query.BoundKind.UNBOUNDED_PRECEDING : Query.BoundKind.UNBOUNDED_FOLLOWING, null);
+        }
+        BoundedFrameContext b = (BoundedFrameContext) ctx;
+        return new Query.FrameBound(b.boundType.getType() == VersoSqlParser.PRECEDING
+                ? Query.BoundKind.PRECEDING : Query.BoundKind.FOLLOWING, value(b.valueExpression()));
+    }
+
+    private Query.SelectItem selectItem(SelectItemContext ctx) {
         if (ctx instanceof SelectAllContext) {
-            return new SelectItem.All(pos(ctx));
+            return new Query.SelectItem.All(pos(ctx));
         }
         if (ctx instanceof SelectAllOfContext a) {
-            return new SelectItem.AllOf(ident(a.qualifier), pos(ctx));
+            return new Query.SelectItem.AllOf(ident(a.qualifier), pos(ctx));
         }
         SelectExpressionContext e = (SelectExpressionContext) ctx;
-        return new SelectItem.Item(expr(e.expression()), e.alias == null ? null : ident(e.alias), pos(ctx));
+        return new Query.SelectItem.Item(expr(e.expression()), e.alias == null ? null : ident(e.alias), pos(ctx));
     }
 
-    private Statement.Relation relation(RelationContext ctx) {
-        RelationPrimaryContext primary = ctx.relationPrimary();
-        boolean history = primary instanceof HistoryRelationContext;
-        QualifiedNameContext name = history ? ((HistoryRelationContext) primary).qualifiedName()
-                : ((TableRelationContext) primary).qualifiedName();
-        return new Statement.Relation(tableName(name), history, asOf(ctx.asOf()),
-                ctx.alias == null ? null : ident(ctx.alias), pos(ctx));
+    private Query.FromItem fromItem(FromItemContext ctx) {
+        if (ctx instanceof CrossJoinContext c) {
+            return new Query.Join(Query.JoinType.CROSS, fromItem(c.left), fromItem(c.right), null, List.of(),
+                    pos(c.CROSS().getSymbol()));
+        }
+        if (ctx instanceof QualifiedJoinContext j) {
+            JoinTypeContext t = j.joinType();
+            Query.JoinType type = t.LEFT() != null ? Query.JoinType.LEFT : t.RIGHT() != null ? Query.JoinType.RIGHT
+                    : t.FULL() != null ? Query.JoinType.FULL : Query.JoinType.INNER;
+            JoinCriteriaContext criteria = j.joinCriteria();
+            return new Query.Join(type, fromItem(j.left), fromItem(j.right),
+                    criteria.ON() != null ? expr(criteria.expression()) : null,
+                    criteria.USING() != null ? identList(criteria.identifierList()) : List.of(),
+                    pos(j.JOIN().getSymbol()));
+        }
+        FromPrimaryContext primary = ((FromDefaultContext) ctx).fromPrimary();
+        if (primary instanceof ParenthesizedFromContext p) {
+            return fromItem(p.fromItem());
+        }
+        if (primary instanceof DerivedTableContext d) {
+            return new Query.Derived(query(d.query()), asOf(d.asOf()), ident(d.alias),
+                    d.columnAliases() == null ? List.of() : identList(d.columnAliases().identifierList()), pos(d));
+        }
+        RelationContext r = (RelationContext) primary;
+        RelationPrimaryContext rp = r.relationPrimary();
+        boolean history = rp instanceof HistoryRelationContext;
+        QualifiedNameContext name = history ? ((HistoryRelationContext) rp).qualifiedName()
+                : ((TableRelationContext) rp).qualifiedName();
+        return new Query.TableRef(tableName(name), history, asOf(r.asOf()), r.alias == null ? null : ident(r.alias),
+                r.columnAliases() == null ? List.of() : identList(r.columnAliases().identifierList()), pos(r));
     }
 
     private Ident tableName(QualifiedNameContext ctx) {
@@ -314,10 +425,14 @@ final class AstBuilder {
             return null;
         }
         if (clauses.size() > 1) {
-            throw VersoException.at(ErrorCode.AS_OF_DUPLICATE, "AS OF COMMIT is given twice in the same place",
+            throw VersoException.at(ErrorCode.AS_OF_DUPLICATE, "AS OF is given twice in the same place",
                     pos(clauses.get(1)));
         }
-        return commitRef(clauses.get(0).commitRef(), pos(clauses.get(0)));
+        AsOfContext clause = clauses.get(0);
+        if (clause instanceof AsOfTimestampContext t) {
+            return new AsOf.AtTimestamp(value(t.valueExpression()), pos(clause));
+        }
+        return commitRef(((AsOfCommitContext) clause).commitRef(), pos(clause));
     }
 
     private AsOf commitRef(CommitRefContext ctx, Pos pos) {
@@ -364,6 +479,19 @@ final class AstBuilder {
         if (predicate instanceof ComparisonContext c) {
             return new Expr.Binary(comparison(c.comparisonOperator()), value, value(c.right), pos);
         }
+        if (predicate instanceof QuantifiedComparisonContext q) {
+            return new Expr.Quantified(comparison(q.comparisonOperator()), q.quantifier.getType() == VersoSqlParser.ALL,
+                    value, query(q.query()), pos);
+        }
+        if (predicate instanceof InSubqueryContext in) {
+            return new Expr.InSubquery(in.NOT() != null, value, query(in.query()), pos);
+        }
+        if (predicate instanceof DistinctFromContext d) {
+            return new Expr.DistinctFrom(d.NOT() != null, value, value(d.right), pos);
+        }
+        if (predicate instanceof BooleanTestContext t) {
+            return new Expr.BooleanTest(t.NOT() != null, value, t.value.getType() == VersoSqlParser.TRUE, pos);
+        }
         if (predicate instanceof BetweenContext b) {
             return new Expr.Between(b.NOT() != null, value, value(b.lower), value(b.upper), pos);
         }
@@ -406,6 +534,11 @@ final class AstBuilder {
                 case VersoSqlParser.PERCENT -> Expr.BinaryOp.MODULO;
                 case VersoSqlParser.PLUS -> Expr.BinaryOp.ADD;
                 case VersoSqlParser.MINUS -> Expr.BinaryOp.SUBTRACT;
+                case VersoSqlParser.ARROW -> Expr.BinaryOp.JSON_GET;
+                case VersoSqlParser.DARROW -> Expr.BinaryOp.JSON_GET_TEXT;
+                case VersoSqlParser.HASH_ARROW -> Expr.BinaryOp.JSON_PATH;
+                case VersoSqlParser.HASH_DARROW -> Expr.BinaryOp.JSON_PATH_TEXT;
+                case VersoSqlParser.CONTAINS -> Expr.BinaryOp.JSON_CONTAINS;
                 default -> Expr.BinaryOp.CONCAT;
             };
             return new Expr.Binary(op, value(b.left), value(b.right), pos(ctx));
@@ -428,14 +561,47 @@ final class AstBuilder {
             return new Expr.Literal(LiteralKind.STRING, unquote(s.STRING().getText(), '\''), pos);
         }
         if (ctx instanceof TypedLiteralContext t) {
-            return new Expr.Literal(t.kind.getType() == VersoSqlParser.DATE ? LiteralKind.DATE : LiteralKind.TIMESTAMP,
-                    unquote(t.STRING().getText(), '\''), pos);
+            return new Expr.Literal(typedKind(t.kind), unquote(t.STRING().getText(), '\''), pos);
         }
         if (ctx instanceof ParameterContext p) {
             return new Expr.Parameter(parameterIndexByToken.get(p.QUESTION().getSymbol().getTokenIndex()), pos);
         }
         if (ctx instanceof CastContext c) {
             return new Expr.Cast(expr(c.expression()), typeSpec(c.typeName()), pos);
+        }
+        if (ctx instanceof CastOperatorContext c) {
+            return new Expr.Cast(primary(c.primaryExpression()), typeSpec(c.typeName()), pos(c.DOUBLE_COLON().getSymbol()));
+        }
+        if (ctx instanceof ExistsContext e) {
+            return new Expr.Exists(query(e.query()), pos);
+        }
+        if (ctx instanceof ScalarSubqueryContext q) {
+            return new Expr.Subquery(query(q.query()), pos);
+        }
+        if (ctx instanceof ExtractContext e) {
+            return new Expr.Special(Expr.SpecialForm.EXTRACT, ident(e.field).name(), List.of(value(e.valueExpression())),
+                    pos);
+        }
+        if (ctx instanceof PositionContext p) {
+            return new Expr.Special(Expr.SpecialForm.POSITION, null, List.of(value(p.needle), value(p.haystack)), pos);
+        }
+        if (ctx instanceof SubstringFromContext sf) {
+            List<Expr> args = new ArrayList<>(List.of(value(sf.valueExpression(0)), value(sf.from)));
+            if (sf.forLength != null) {
+                args.add(value(sf.forLength));
+            }
+            return new Expr.Special(Expr.SpecialForm.SUBSTRING, null, args, pos);
+        }
+        if (ctx instanceof TrimFromContext tf) {
+            Expr.SpecialForm form = tf.side == null || tf.side.getType() == VersoSqlParser.BOTH ? Expr.SpecialForm.TRIM_BOTH
+                    : tf.side.getType() == VersoSqlParser.LEADING ? Expr.SpecialForm.TRIM_LEADING
+                    : Expr.SpecialForm.TRIM_TRAILING;
+            List<Expr> args = new ArrayList<>();
+            args.add(value(tf.valueExpression(tf.valueExpression().size() - 1)));
+            if (tf.chars != null) {
+                args.add(value(tf.chars));
+            }
+            return new Expr.Special(form, null, args, pos);
         }
         if (ctx instanceof CaseExpressionContext c) {
             List<Expr.When> whens = c.whenClause().stream()
@@ -444,11 +610,17 @@ final class AstBuilder {
                     c.elseExpression == null ? null : expr(c.elseExpression), pos);
         }
         if (ctx instanceof CountStarContext c) {
-            return new Expr.FunctionCall(ident(c.identifier()), false, true, List.of(), pos);
+            return new Expr.FunctionCall(ident(c.identifier()), false, true, List.of(), List.of(), List.of(),
+                    c.filter() == null ? null : expr(c.filter().expression()), over(c.over()), pos);
         }
         if (ctx instanceof FunctionCallContext f) {
-            return new Expr.FunctionCall(ident(f.identifier()), f.DISTINCT() != null, false,
-                    f.expression().stream().map(this::expr).toList(), pos);
+            FunctionNameContext name = f.functionName();
+            Ident function = name.identifier() != null ? ident(name.identifier())
+                    : new Ident(name.getText().toLowerCase(Locale.ROOT), pos(name));
+            return new Expr.FunctionCall(function,
+                    f.quantifier != null && f.quantifier.getType() == VersoSqlParser.DISTINCT, false,
+                    f.expression().stream().map(this::expr).toList(), sortItems(f.argOrder), sortItems(f.withinGroup),
+                    f.filter() == null ? null : expr(f.filter().expression()), over(f.over()), pos);
         }
         if (ctx instanceof DereferenceContext d) {
             if (d.identifier().size() > 2) {
@@ -458,6 +630,13 @@ final class AstBuilder {
             return new Expr.ColumnRef(ident(d.identifier(0)), ident(d.identifier(1)), pos);
         }
         if (ctx instanceof ColumnReferenceContext c) {
+            // current_date and current_timestamp are SQL keywords written without parentheses.
+            if (c.identifier() instanceof UnquotedIdentifierContext) {
+                String name = c.getText().toLowerCase(Locale.ROOT);
+                if (name.equals("current_date") || name.equals("current_timestamp")) {
+                    return new Expr.FunctionCall(new Ident(name, pos), false, false, List.of(), pos);
+                }
+            }
             return new Expr.ColumnRef(null, ident(c.identifier()), pos);
         }
         return expr(((ParenthesizedContext) ctx).expression());
@@ -481,7 +660,30 @@ final class AstBuilder {
         if (ctx.TIMESTAMP() != null) {
             return new Expr.Literal(LiteralKind.TIMESTAMP, text, pos);
         }
+        if (ctx.TIMESTAMPTZ() != null) {
+            return new Expr.Literal(LiteralKind.TIMESTAMPTZ, text, pos);
+        }
+        if (ctx.INTERVAL() != null) {
+            return new Expr.Literal(LiteralKind.INTERVAL, text, pos);
+        }
         return new Expr.Literal(LiteralKind.STRING, text, pos);
+    }
+
+    private static LiteralKind typedKind(Token kind) {
+        return switch (kind.getType()) {
+            case VersoSqlParser.DATE -> LiteralKind.DATE;
+            case VersoSqlParser.TIMESTAMPTZ -> LiteralKind.TIMESTAMPTZ;
+            case VersoSqlParser.INTERVAL -> LiteralKind.INTERVAL;
+            default -> LiteralKind.TIMESTAMP;
+        };
+    }
+
+    private Expr.Over over(OverContext ctx) {
+        if (ctx == null) {
+            return null;
+        }
+        return ctx.windowName != null ? new Expr.Over(null, ident(ctx.windowName))
+                : new Expr.Over(windowSpec(ctx.windowSpec()), null);
     }
 
     private static Expr.Literal number(NumberContext ctx, boolean negative, Pos pos) {

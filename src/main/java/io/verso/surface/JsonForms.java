@@ -102,7 +102,7 @@ final class JsonForms {
      */
     static String comparisonType(ColumnType type) {
         return switch (type.base()) {
-            case VARCHAR -> "TEXT";
+            case VARCHAR, CHAR -> "TEXT";
             default -> ColumnType.of(type.base()).display();
         };
     }

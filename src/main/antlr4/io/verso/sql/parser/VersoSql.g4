@@ -17,6 +17,8 @@ statement
     | showTables
     | showCreateTable
     | describe
+    | createView
+    | dropView
     | upsert
     | insert
     | update
@@ -36,6 +38,8 @@ tableElement
     : columnDefinition                                                      #columnElement
     | PRIMARY KEY LPAREN identifierList RPAREN                              #primaryKeyElement
     | ATTRIBUTE GROUP name=identifier LPAREN identifierList RPAREN orderingClause*  #groupElement
+    | UNIQUE LPAREN identifierList RPAREN                                   #uniqueElement
+    | CHECK LPAREN expression RPAREN                                         #checkElement
     ;
 
 orderingClause
@@ -50,11 +54,15 @@ columnConstraint
     : NOT NULL            #notNullConstraint
     | DEFAULT literal     #defaultConstraint
     | PRIMARY KEY         #primaryKeyConstraint
+    | NULL                #nullableConstraint
+    | UNIQUE              #uniqueConstraint
+    | CHECK LPAREN expression RPAREN  #checkConstraint
     ;
 
 typeName
     : DOUBLE PRECISION                                                      #doubleType
     | TIMESTAMP (LPAREN INTEGER_VALUE RPAREN)? (WITH TIME ZONE | WITHOUT TIME ZONE)?  #timestampType
+    | CHARACTER VARYING (LPAREN INTEGER_VALUE RPAREN)?                      #varyingType
     | identifier (LPAREN INTEGER_VALUE (COMMA INTEGER_VALUE)? RPAREN)?      #namedType
     ;
 
@@ -83,8 +91,20 @@ retention
     ;
 
 createIndex
-    : CREATE INDEX (IF NOT EXISTS)? name=identifier ON table=identifier
-      LPAREN identifierList RPAREN (SCOPE scope=(CURRENT | HISTORY | BOTH))?
+    : CREATE UNIQUE? INDEX (IF NOT EXISTS)? name=identifier ON table=identifier
+      LPAREN indexColumn (COMMA indexColumn)* RPAREN (SCOPE scope=(CURRENT | HISTORY | BOTH))?
+    ;
+
+indexColumn
+    : identifier ordering=(ASC | DESC)?
+    ;
+
+createView
+    : CREATE VIEW (IF NOT EXISTS)? name=identifier columnAliases? AS query
+    ;
+
+dropView
+    : DROP VIEW (IF EXISTS)? identifier
     ;
 
 dropIndex
@@ -106,11 +126,11 @@ describe        : (DESCRIBE | DESC) identifier ;
 // ---- writes ---------------------------------------------------------------------------------
 
 upsert
-    : UPSERT INTO identifier (LPAREN identifierList RPAREN)? valuesClause (ATTRIBUTE GROUP group=identifier)?
+    : UPSERT INTO identifier (LPAREN identifierList RPAREN)? (valuesClause | query) (ATTRIBUTE GROUP group=identifier)?
     ;
 
 insert
-    : INSERT INTO identifier (LPAREN identifierList RPAREN)? valuesClause
+    : INSERT INTO identifier (LPAREN identifierList RPAREN)? (valuesClause | query)
     ;
 
 valuesClause
@@ -144,14 +164,52 @@ delete
 // ---- reads ----------------------------------------------------------------------------------
 
 select
-    : SELECT DISTINCT? selectItem (COMMA selectItem)*
-      FROM relation joinClause*
+    : query
+    ;
+
+query
+    : with? queryExpression
+      (ORDER BY sortItem (COMMA sortItem)*)?
+      asOf*
+      (LIMIT limit=expression)?
+      (OFFSET offset=expression)?
+    ;
+
+with
+    : WITH cte (COMMA cte)*
+    ;
+
+cte
+    : name=identifier columnAliases? AS LPAREN query RPAREN
+    ;
+
+columnAliases
+    : LPAREN identifierList RPAREN
+    ;
+
+// INTERSECT binds tighter than UNION and EXCEPT, as in PostgreSQL.
+queryExpression
+    : queryPrimary                                                                              #queryTermDefault
+    | left=queryExpression op=INTERSECT quantifier=(ALL | DISTINCT)? right=queryExpression      #setOperation
+    | left=queryExpression op=(UNION | EXCEPT) quantifier=(ALL | DISTINCT)? right=queryExpression  #setOperation
+    ;
+
+queryPrimary
+    : querySpecification                         #block
+    | LPAREN query RPAREN                        #nestedQuery
+    ;
+
+querySpecification
+    : SELECT quantifier=(ALL | DISTINCT)? selectItem (COMMA selectItem)*
+      (FROM fromItem (COMMA fromItem)*)?
       (WHERE where=expression)?
       (GROUP BY groupBy+=expression (COMMA groupBy+=expression)*)?
       (HAVING having=expression)?
-      (ORDER BY sortItem (COMMA sortItem)*)?
-      asOf*
-      (LIMIT limit=expression (OFFSET offset=expression)?)?
+      (WINDOW windowDefinition (COMMA windowDefinition)*)?
+    ;
+
+windowDefinition
+    : name=identifier AS LPAREN windowSpec RPAREN
     ;
 
 selectItem
@@ -160,8 +218,28 @@ selectItem
     | expression (AS? alias=identifier)?         #selectExpression
     ;
 
-relation
-    : relationPrimary asOf* (AS? alias=identifier)?
+fromItem
+    : left=fromItem CROSS JOIN right=fromItem                                  #crossJoin
+    | left=fromItem joinType JOIN right=fromItem joinCriteria                  #qualifiedJoin
+    | fromPrimary                                                              #fromDefault
+    ;
+
+joinType
+    : INNER?
+    | LEFT OUTER?
+    | RIGHT OUTER?
+    | FULL OUTER?
+    ;
+
+joinCriteria
+    : ON expression
+    | USING LPAREN identifierList RPAREN
+    ;
+
+fromPrimary
+    : relationPrimary asOf* (AS? alias=identifier columnAliases?)?       #relation
+    | LPAREN query RPAREN asOf* AS? alias=identifier columnAliases?      #derivedTable
+    | LPAREN fromItem RPAREN                                             #parenthesizedFrom
     ;
 
 relationPrimary
@@ -169,12 +247,9 @@ relationPrimary
     | qualifiedName                              #tableRelation
     ;
 
-joinClause
-    : (INNER | LEFT OUTER?)? JOIN relation ON expression
-    ;
-
 asOf
-    : AS OF COMMIT commitRef
+    : AS OF COMMIT commitRef                     #asOfCommit
+    | AS OF TIMESTAMP valueExpression            #asOfTimestamp
     ;
 
 commitRef
@@ -190,6 +265,24 @@ sortItem
 
 qualifiedName
     : identifier (DOT identifier)*
+    ;
+
+windowSpec
+    : base=identifier?
+      (PARTITION BY partition+=expression (COMMA partition+=expression)*)?
+      (ORDER BY sortItem (COMMA sortItem)*)?
+      windowFrame?
+    ;
+
+windowFrame
+    : unit=(ROWS | RANGE) start=frameBound
+    | unit=(ROWS | RANGE) BETWEEN start=frameBound AND end=frameBound
+    ;
+
+frameBound
+    : UNBOUNDED boundType=(PRECEDING | FOLLOWING)        #unboundedFrame
+    | CURRENT ROW                                       #currentRowBound
+    | valueExpression boundType=(PRECEDING | FOLLOWING)  #boundedFrame
     ;
 
 // ---- expressions ----------------------------------------------------------------------------
@@ -210,19 +303,24 @@ predicated
     ;
 
 predicate
-    : comparisonOperator right=valueExpression                                  #comparison
+    : comparisonOperator quantifier=(ANY | ALL | SOME) LPAREN query RPAREN       #quantifiedComparison
+    | comparisonOperator right=valueExpression                                  #comparison
     | NOT? BETWEEN lower=valueExpression AND upper=valueExpression              #between
+    | NOT? IN LPAREN query RPAREN                                               #inSubquery
     | NOT? IN LPAREN expression (COMMA expression)* RPAREN                      #inList
     | NOT? op=(LIKE | ILIKE) pattern=valueExpression                            #like
     | IS NOT? NULL                                                              #nullPredicate
+    | IS NOT? DISTINCT FROM right=valueExpression                               #distinctFrom
+    | IS NOT? value=(TRUE | FALSE)                                              #booleanTest
     ;
 
 valueExpression
     : primaryExpression                                                         #valueDefault
     | op=(MINUS | PLUS) valueExpression                                         #arithmeticUnary
+    | left=valueExpression op=(ARROW | DARROW | HASH_ARROW | HASH_DARROW) right=valueExpression  #arithmeticBinary
     | left=valueExpression op=(ASTERISK | SLASH | PERCENT) right=valueExpression  #arithmeticBinary
     | left=valueExpression op=(PLUS | MINUS) right=valueExpression              #arithmeticBinary
-    | left=valueExpression op=CONCAT right=valueExpression                      #arithmeticBinary
+    | left=valueExpression op=(CONCAT | CONTAINS) right=valueExpression         #arithmeticBinary
     ;
 
 primaryExpression
@@ -230,15 +328,41 @@ primaryExpression
     | (TRUE | FALSE)                                                            #booleanLiteral
     | number                                                                    #numericLiteral
     | STRING                                                                    #stringLiteral
-    | kind=(DATE | TIMESTAMP) STRING                                            #typedLiteral
+    | kind=(DATE | TIMESTAMP | TIMESTAMPTZ | INTERVAL) STRING                   #typedLiteral
     | QUESTION                                                                  #parameter
     | CAST LPAREN expression AS typeName RPAREN                                 #cast
+    | primaryExpression DOUBLE_COLON typeName                                   #castOperator
     | CASE operand=expression? whenClause+ (ELSE elseExpression=expression)? END  #caseExpression
-    | identifier LPAREN ASTERISK RPAREN                                         #countStar
-    | identifier LPAREN (DISTINCT? expression (COMMA expression)*)? RPAREN      #functionCall
+    | EXISTS LPAREN query RPAREN                                                #exists
+    | LPAREN query RPAREN                                                       #scalarSubquery
+    | EXTRACT LPAREN field=identifier FROM valueExpression RPAREN               #extract
+    | POSITION LPAREN needle=valueExpression IN haystack=valueExpression RPAREN #position
+    | SUBSTRING LPAREN valueExpression FROM from=valueExpression (FOR forLength=valueExpression)? RPAREN  #substringFrom
+    | TRIM LPAREN side=(BOTH | LEADING | TRAILING)? chars=valueExpression? FROM valueExpression RPAREN  #trimFrom
+    | identifier LPAREN ASTERISK RPAREN filter? over?                          #countStar
+    | functionName LPAREN (quantifier=(ALL | DISTINCT)? expression (COMMA expression)*
+          (ORDER BY argOrder+=sortItem (COMMA argOrder+=sortItem)*)?)? RPAREN
+          (WITHIN GROUP LPAREN ORDER BY withinGroup+=sortItem (COMMA withinGroup+=sortItem)* RPAREN)?
+          filter? over?                                                         #functionCall
     | identifier (DOT identifier)+                                              #dereference
     | identifier                                                                #columnReference
     | LPAREN expression RPAREN                                                  #parenthesized
+    ;
+
+// left() and right() are functions as well as join keywords.
+functionName
+    : identifier
+    | LEFT
+    | RIGHT
+    ;
+
+filter
+    : FILTER LPAREN WHERE expression RPAREN
+    ;
+
+over
+    : OVER LPAREN windowSpec RPAREN
+    | OVER windowName=identifier
     ;
 
 whenClause
@@ -254,7 +378,7 @@ literal
     | STRING
     | (TRUE | FALSE)
     | NULL
-    | (DATE | TIMESTAMP) STRING
+    | (DATE | TIMESTAMP | TIMESTAMPTZ | INTERVAL) STRING
     ;
 
 number
@@ -278,11 +402,19 @@ nonReserved
     | FIRST | GROUP | HISTORY | INDEX | KEY | LAST | NULLS | PRECISION | RENAME | REVISION
     | SCOPE | SHOW | TABLES | TIME | TIMESTAMP | UPSERT | VALID | VERSIONED | ZONE | BEFORE
     | OUTER | WITHOUT | AT | RETENTION | RESET | COMMITS | ERASE
+    | ROWS | RANGE | ROW | PRECEDING | FOLLOWING | UNBOUNDED | LEADING | TRAILING | TIMESTAMPTZ
+    | INTERVAL | VIEW | CHARACTER | VARYING | EXTRACT | POSITION | SUBSTRING | TRIM
     ;
 
 // ---- lexer ----------------------------------------------------------------------------------
 
-ADD: A D D; ALTER: A L T E R; AND: A N D; APPEND: A P P E N D; AS: A S; ASC: A S C;
+ADD: A D D; ALL: A L L; ANY: A N Y; CHARACTER: C H A R A C T E R; CHECK: C H E C K; CROSS: C R O S S;
+EXCEPT: E X C E P T; EXTRACT: E X T R A C T; FILTER: F I L T E R; FOLLOWING: F O L L O W I N G; FOR: F O R; FULL: F U L L;
+INTERSECT: I N T E R S E C T; INTERVAL: I N T E R V A L; LEADING: L E A D I N G; OVER: O V E R; PARTITION: P A R T I T I O N;
+POSITION: P O S I T I O N; PRECEDING: P R E C E D I N G; RANGE: R A N G E; RIGHT: R I G H T; ROW: R O W; ROWS: R O W S;
+SOME: S O M E; SUBSTRING: S U B S T R I N G; TIMESTAMPTZ: T I M E S T A M P T Z; TRAILING: T R A I L I N G; TRIM: T R I M;
+UNBOUNDED: U N B O U N D E D; UNION: U N I O N; UNIQUE: U N I Q U E; USING: U S I N G; VARYING: V A R Y I N G; VIEW: V I E W;
+WINDOW: W I N D O W; WITHIN: W I T H I N; ALTER: A L T E R; AND: A N D; APPEND: A P P E N D; AS: A S; ASC: A S C;
 AT: A T; ATTRIBUTE: A T T R I B U T E; BEFORE: B E F O R E; BETWEEN: B E T W E E N;
 BOTH: B O T H; BY: B Y; CASE: C A S E; CAST: C A S T; COLUMN: C O L U M N; COMMIT: C O M M I T; COMMITS: C O M M I T S;
 CREATE: C R E A T E; CURRENT: C U R R E N T; DATE: D A T E; DEFAULT: D E F A U L T;
@@ -302,6 +434,7 @@ WHEN: W H E N; WHERE: W H E R E; WITH: W I T H; WITHOUT: W I T H O U T; ZONE: Z 
 
 EQ: '='; NEQ: '<>' | '!='; LT: '<'; LTE: '<='; GT: '>'; GTE: '>=';
 PLUS: '+'; MINUS: '-'; ASTERISK: '*'; SLASH: '/'; PERCENT: '%'; CONCAT: '||';
+DOUBLE_COLON: '::'; DARROW: '->>'; ARROW: '->'; HASH_DARROW: '#>>'; HASH_ARROW: '#>'; CONTAINS: '@>';
 LPAREN: '('; RPAREN: ')'; COMMA: ','; DOT: '.'; SEMI: ';'; QUESTION: '?';
 
 STRING: '\'' ( ~'\'' | '\'\'' )* '\'';

@@ -88,7 +88,7 @@ record TableShape(TableDef def, List<ColumnDef> columns) {
             case NUMERIC -> VersoScalars.NUMERIC;
             case REAL, DOUBLE -> Scalars.GraphQLFloat;
             case BOOLEAN -> Scalars.GraphQLBoolean;
-            case TEXT, VARCHAR -> Scalars.GraphQLString;
+            case TEXT, VARCHAR, CHAR -> Scalars.GraphQLString;
             case DATE -> VersoScalars.DATE;
             case TIMESTAMP -> VersoScalars.TIMESTAMP;
             case TIMESTAMPTZ -> VersoScalars.TIMESTAMPTZ;

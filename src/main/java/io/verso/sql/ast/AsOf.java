@@ -2,7 +2,7 @@ package io.verso.sql.ast;
 
 /**
  * Every way of saying "as of" reduced to one small type: the commit to read at, given literally or
- * as a bound parameter. The AST builder has already refused operands that are not positive integers.
+ * as a bound parameter, or a time that the analyzer turns into a commit. The AST builder has already refused operands that are not positive integers.
  */
 public sealed interface AsOf {
     Pos pos();
@@ -11,5 +11,9 @@ public sealed interface AsOf {
     }
 
     record AtParameter(int index, Pos pos) implements AsOf {
+    }
+
+    /** {@code AS OF TIMESTAMP t}: the latest commit made at or before t (a literal, parameter or constant). */
+    record AtTimestamp(Expr value, Pos pos) implements AsOf {
     }
 }

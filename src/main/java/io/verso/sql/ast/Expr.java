@@ -6,7 +6,7 @@ import java.util.List;
 public sealed interface Expr {
     Pos pos();
 
-    enum LiteralKind { NULL, BOOLEAN, INTEGER, DECIMAL, STRING, DATE, TIMESTAMP }
+    enum LiteralKind { NULL, BOOLEAN, INTEGER, DECIMAL, STRING, DATE, TIMESTAMP, TIMESTAMPTZ, INTERVAL }
 
     /** A literal; {@code text} is its value without quotes (for strings, unescaped). */
     record Literal(LiteralKind kind, String text, Pos pos) implements Expr {
@@ -26,7 +26,8 @@ public sealed interface Expr {
 
     enum BinaryOp {
         ADD("+"), SUBTRACT("-"), MULTIPLY("*"), DIVIDE("/"), MODULO("%"), CONCAT("||"),
-        EQ("="), NEQ("<>"), LT("<"), LTE("<="), GT(">"), GTE(">="), AND("AND"), OR("OR");
+        EQ("="), NEQ("<>"), LT("<"), LTE("<="), GT(">"), GTE(">="), AND("AND"), OR("OR"),
+        JSON_GET("->"), JSON_GET_TEXT("->>"), JSON_PATH("#>"), JSON_PATH_TEXT("#>>"), JSON_CONTAINS("@>");
 
         public final String sql;
 
@@ -62,7 +63,49 @@ public sealed interface Expr {
     record Case(Expr operand, List<When> whens, Expr otherwise, Pos pos) implements Expr {
     }
 
-    /** A call of a function of the dialect's fixed list; {@code star} for {@code count(*)}. */
-    record FunctionCall(Ident name, boolean distinct, boolean star, List<Expr> args, Pos pos) implements Expr {
+    /**
+     * A call of a function of the dialect's fixed list; {@code star} for {@code count(*)}.
+     * {@code orderBy} orders an aggregate's input, {@code withinGroup} an ordered-set aggregate's;
+     * {@code filter} and {@code over} are null when absent.
+     */
+    record FunctionCall(Ident name, boolean distinct, boolean star, List<Expr> args, List<Query.SortItem> orderBy,
+                        List<Query.SortItem> withinGroup, Expr filter, Over over, Pos pos) implements Expr {
+        public FunctionCall(Ident name, boolean distinct, boolean star, List<Expr> args, Pos pos) {
+            this(name, distinct, star, args, List.of(), List.of(), null, null, pos);
+        }
+    }
+
+    /** {@code OVER (spec)} or {@code OVER name} (spec null). */
+    record Over(Query.WindowSpec spec, Ident name) {
+    }
+
+    /** The SQL-standard call forms with keywords between arguments. */
+    enum SpecialForm { EXTRACT, POSITION, SUBSTRING, TRIM_BOTH, TRIM_LEADING, TRIM_TRAILING }
+
+    /**
+     * {@code extract(field FROM x)} (field in {@code text}), {@code position(a IN b)},
+     * {@code substring(x FROM a [FOR b])}, {@code trim([side] [chars] FROM x)} (args: x, then chars).
+     */
+    record Special(SpecialForm form, String text, List<Expr> args, Pos pos) implements Expr {
+    }
+
+    record Subquery(Query query, Pos pos) implements Expr {
+    }
+
+    record Exists(Query query, Pos pos) implements Expr {
+    }
+
+    record InSubquery(boolean negated, Expr value, Query query, Pos pos) implements Expr {
+    }
+
+    /** {@code value op ANY|ALL (query)}. */
+    record Quantified(BinaryOp op, boolean all, Expr value, Query query, Pos pos) implements Expr {
+    }
+
+    record DistinctFrom(boolean negated, Expr left, Expr right, Pos pos) implements Expr {
+    }
+
+    /** {@code value IS [NOT] TRUE|FALSE}. */
+    record BooleanTest(boolean negated, Expr value, boolean truth, Pos pos) implements Expr {
     }
 }

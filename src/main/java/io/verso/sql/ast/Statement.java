@@ -11,7 +11,11 @@ public sealed interface Statement {
 
     enum Mode { APPEND, UPSERT, VERSIONED }
 
-    record ColumnDefinition(Ident name, TypeSpec type, boolean notNull, Expr.Literal defaultValue, Pos pos) {
+    record ColumnDefinition(Ident name, TypeSpec type, boolean notNull, Expr.Literal defaultValue, boolean unique,
+                            Pos pos) {
+        public ColumnDefinition(Ident name, TypeSpec type, boolean notNull, Expr.Literal defaultValue, Pos pos) {
+            this(name, type, notNull, defaultValue, false, pos);
+        }
     }
 
     /** {@code VALID BY} and {@code REVISION BY} column lists of a table or group; empty when absent. */
@@ -22,8 +26,14 @@ public sealed interface Statement {
     record GroupDefinition(Ident name, List<Ident> columns, Ordering ordering, Pos pos) {
     }
 
+    /** {@code unique} holds the UNIQUE column sets, column constraints included; {@code checks} the CHECKs. */
     record CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
-                       List<GroupDefinition> groups, Mode mode, Ordering ordering, Pos pos) implements Statement {
+                       List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
+                       List<Expr> checks, Pos pos) implements Statement {
+        public CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
+                           List<GroupDefinition> groups, Mode mode, Ordering ordering, Pos pos) {
+            this(name, ifNotExists, columns, primaryKey, groups, mode, ordering, List.of(), List.of(), pos);
+        }
     }
 
     record DropTable(Ident name, boolean ifExists, Pos pos) implements Statement {
@@ -56,8 +66,12 @@ public sealed interface Statement {
     record Erase(Ident table, Expr where, Pos pos) implements Statement {
     }
 
-    record CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope, Pos pos)
-            implements Statement {
+    record CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope,
+                       boolean unique, List<Boolean> descending, Pos pos) implements Statement {
+        public CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope,
+                           Pos pos) {
+            this(name, ifNotExists, table, columns, scope, false, columns.stream().map(c -> false).toList(), pos);
+        }
     }
 
     record DropIndex(Ident name, boolean ifExists, Pos pos) implements Statement {
@@ -77,9 +91,16 @@ public sealed interface Statement {
 
     // ---- writes --------------------------------------------------------------------------------
 
-    /** UPSERT (upsert = true) or INSERT; {@code columns} empty means every column in table order. */
-    record InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Ident group, Pos pos)
-            implements Statement {
+    /**
+     * UPSERT (upsert = true) or INSERT; {@code columns} empty means every column in table order.
+     * The rows are either listed ({@code rows}) or read by {@code query} (then {@code rows} is empty).
+     */
+    record InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Query query,
+                      Ident group, Pos pos) implements Statement {
+        public InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Ident group,
+                          Pos pos) {
+            this(upsert, table, columns, rows, null, group, pos);
+        }
     }
 
     record Assignment(Ident column, Expr value) {
@@ -107,35 +128,15 @@ public sealed interface Statement {
 
     // ---- reads ---------------------------------------------------------------------------------
 
-    record Select(boolean distinct, List<SelectItem> items, Relation from, List<Join> joins, Expr where,
-                  List<Expr> groupBy, Expr having, List<SortItem> orderBy, AsOf asOf, Expr limit, Expr offset,
-                  Pos pos) implements Statement {
+    record Select(Query query, Pos pos) implements Statement {
     }
 
-    sealed interface SelectItem {
-        record All(Pos pos) implements SelectItem {
-        }
-
-        record AllOf(Ident qualifier, Pos pos) implements SelectItem {
-        }
-
-        record Item(Expr expr, Ident alias, Pos pos) implements SelectItem {
-        }
+    /** {@code CREATE VIEW}: {@code text} is the query as written, expanded again at every use. */
+    record CreateView(Ident name, boolean ifNotExists, List<Ident> columns, Query query, String text, Pos pos)
+            implements Statement {
     }
 
-    /** A table or {@code history(table)}, with its own AS OF (or null) and alias (or null). */
-    record Relation(Ident table, boolean history, AsOf asOf, Ident alias, Pos pos) {
-        public String visibleName() {
-            return alias != null ? alias.name() : table.name();
-        }
-    }
-
-    enum JoinType { INNER, LEFT }
-
-    record Join(JoinType type, Relation relation, Expr on) {
-    }
-
-    record SortItem(Expr expr, boolean descending, Boolean nullsFirst) {
+    record DropView(Ident name, boolean ifExists, Pos pos) implements Statement {
     }
 
     /** Whether the statement makes a commit: everything but reads and catalog listings. */

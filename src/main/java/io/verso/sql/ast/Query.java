@@ -1,0 +1,94 @@
+package io.verso.sql.ast;
+
+import java.util.List;
+
+/**
+ * A read: optional CTEs, a body of blocks combined by set operations, and the trailing clauses
+ * that apply to the whole body. {@code asOf} is the trailing AS OF (null when absent); which AS OF
+ * applies to a relation is decided once, in the analyzer (the nearest wins).
+ */
+public record Query(List<Cte> with, Body body, List<SortItem> orderBy, AsOf asOf, Expr limit, Expr offset,
+                    Pos pos) {
+
+    /** {@code name [(columns)] AS (query)}. */
+    public record Cte(Ident name, List<Ident> columns, Query query, Pos pos) {
+    }
+
+    /** What a query combines: a block, a set operation of two bodies, or a parenthesised query. */
+    public sealed interface Body {
+        Pos pos();
+    }
+
+    public record Block(boolean distinct, List<SelectItem> items, List<FromItem> from, Expr where,
+                        List<Expr> groupBy, Expr having, List<WindowDef> windows, Pos pos) implements Body {
+    }
+
+    public enum SetOpKind { UNION, INTERSECT, EXCEPT }
+
+    public record SetOp(SetOpKind kind, boolean all, Body left, Body right, Pos pos) implements Body {
+    }
+
+    public record Nested(Query query, Pos pos) implements Body {
+    }
+
+    public sealed interface SelectItem {
+        Pos pos();
+
+        record All(Pos pos) implements SelectItem {
+        }
+
+        record AllOf(Ident qualifier, Pos pos) implements SelectItem {
+        }
+
+        record Item(Expr expr, Ident alias, Pos pos) implements SelectItem {
+        }
+    }
+
+    /** An entry of FROM. */
+    public sealed interface FromItem {
+        Pos pos();
+    }
+
+    /**
+     * A name in FROM: a table, a view, a CTE or {@code history(table)}, with its own AS OF (or
+     * null), alias (or null) and column aliases (empty when none).
+     */
+    public record TableRef(Ident name, boolean history, AsOf asOf, Ident alias, List<Ident> columnAliases, Pos pos)
+            implements FromItem {
+        public String visibleName() {
+            return alias != null ? alias.name() : name.name();
+        }
+    }
+
+    /** {@code (query) [AS OF ...] AS alias [(columns)]}. */
+    public record Derived(Query query, AsOf asOf, Ident alias, List<Ident> columnAliases, Pos pos)
+            implements FromItem {
+    }
+
+    public enum JoinType { INNER, LEFT, RIGHT, FULL, CROSS }
+
+    /** A join; {@code on} null and {@code using} empty for CROSS (and for {@code FROM a, b}, kept as a list). */
+    public record Join(JoinType type, FromItem left, FromItem right, Expr on, List<Ident> using, Pos pos)
+            implements FromItem {
+    }
+
+    public record SortItem(Expr expr, boolean descending, Boolean nullsFirst) {
+    }
+
+    public record WindowDef(Ident name, WindowSpec spec, Pos pos) {
+    }
+
+    public enum FrameUnit { ROWS, RANGE }
+
+    public enum BoundKind { UNBOUNDED_PRECEDING, PRECEDING, CURRENT_ROW, FOLLOWING, UNBOUNDED_FOLLOWING }
+
+    public record FrameBound(BoundKind kind, Expr offset) {
+    }
+
+    public record Frame(FrameUnit unit, FrameBound start, FrameBound end) {
+    }
+
+    /** {@code [base] [PARTITION BY ...] [ORDER BY ...] [frame]}; {@code end} of the frame may be null. */
+    public record WindowSpec(Ident base, List<Expr> partitionBy, List<SortItem> orderBy, Frame frame, Pos pos) {
+    }
+}
