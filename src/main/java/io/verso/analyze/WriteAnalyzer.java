@@ -4,7 +4,7 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
-import io.verso.compile.WriteCompiler.GroupBatch;
+import io.verso.analyze.GroupBatch;
 import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
 import io.verso.error.VersoException;
@@ -51,6 +51,92 @@ public final class WriteAnalyzer {
             rows.add(new RowInput(values, positions, row.isEmpty() ? "row " + (r + 1) : Origin.row(row.get(0).pos().origin(), r)));
         }
         return rows;
+    }
+
+    /** An UPDATE checked against its table: assignments, the groups they write, the WHERE's names. */
+    public static BoundChange.Update update(Statement.Update update, TableDef table, int parameterCount) {
+        Map<String, Expr> assigned = new LinkedHashMap<>();
+        for (Statement.Assignment a : update.assignments()) {
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                    a.column().pos()));
+            if (column.isKey()) {
+                throw VersoException.at(ErrorCode.INVALID_ASSIGNMENT, "key column '" + column.name()
+                        + "' cannot be updated: write the new key with UPSERT and DELETE the old one",
+                        a.column().pos());
+            }
+            if (assigned.put(column.name(), a.value()) != null) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
+                        + "' is assigned twice", a.column().pos());
+            }
+        }
+        List<GroupDef> groups = touchedGroups(table, assigned.keySet(), null);
+        for (GroupDef group : groups) {
+            for (String ordering : group.orderingColumns()) {
+                if (!assigned.containsKey(ordering)) {
+                    throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, "UPDATE must assign ordering column '"
+                            + ordering + "' of the group it writes" + (group.id() == 0 ? "" : " (" + group.name() + ")"),
+                            update.pos());
+                }
+            }
+        }
+        Scope scope = currentRows(table, parameterCount);
+        scope.check(update.where(), false);
+        assigned.values().forEach(e -> scope.check(e, false));
+        List<ColumnDef> columns = new ArrayList<>(table.keyColumns());
+        groups.forEach(g -> columns.addAll(table.columnsOf(g)));
+        return new BoundChange.Update(table, groups, columns, assigned, update.where(), scope.refs(), update.pos());
+    }
+
+    /** A DELETE checked against its table: the tombstones' ordering values and the keys it names, if any. */
+    public static BoundChange.Delete delete(Statement.Delete delete, TableDef table, List<Object> params) {
+        Map<String, Object> at = new LinkedHashMap<>();
+        Map<String, Pos> atPositions = new LinkedHashMap<>();
+        for (Statement.Assignment a : delete.at()) {
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                    a.column().pos()));
+            if (!table.isOrderingColumn(column)) {
+                throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT takes the ordering columns of "
+                        + table.name() + "; '" + column.name() + "' is not one", a.column().pos());
+            }
+            if (at.put(column.name(), Values.valueOf(a.value(), params)) != null) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
+                        + "' is given twice in AT", a.column().pos());
+            }
+            atPositions.put(column.name(), a.value().pos());
+        }
+        for (GroupDef group : table.versionedGroups()) {
+            for (String ordering : group.orderingColumns()) {
+                if (!at.containsKey(ordering)) {
+                    throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, delete.at().isEmpty()
+                            ? "DELETE from " + table.name() + " needs AT (...) with the ordering values of its "
+                            + "tombstones, starting with '" + ordering + "'"
+                            : "AT is missing ordering column '" + ordering + "'", delete.pos());
+                }
+            }
+        }
+        Scope scope = currentRows(table, params.size());
+        scope.check(delete.where(), false);
+        List<Map<String, Object>> keys = KeyPredicate.explicitKeys(delete.where(), table.keyColumns(), params);
+        return new BoundChange.Delete(table, at, atPositions, keys, delete.where(), scope.refs(), delete.pos());
+    }
+
+    /** The rows an UPDATE read back (text per column) or a DELETE's keys, as rows to write. */
+    public static List<RowInput> tombstones(BoundChange.Delete delete, List<Map<String, Object>> keys) {
+        List<RowInput> rows = new ArrayList<>();
+        for (Map<String, Object> key : keys) {
+            Map<String, Object> values = new LinkedHashMap<>(key);
+            values.putAll(delete.at());
+            rows.add(new RowInput(values, delete.atPositions(), "DELETE"));
+        }
+        return rows;
+    }
+
+    private static Scope currentRows(TableDef table, int parameterCount) {
+        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
+                ReadAnalyzer.columns(table, RelationKind.CURRENT));
+        return new Scope(List.of(relation), Set.of(), parameterCount);
     }
 
     /**

@@ -3,7 +3,7 @@ package io.verso.catalog;
 import io.verso.catalog.TableRecord.ColumnRecord;
 import io.verso.catalog.TableRecord.GroupRecord;
 import io.verso.catalog.TableRecord.IndexRecord;
-import io.verso.sql.ast.Statement.IndexScope;
+import io.verso.catalog.IndexScope;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -179,7 +179,8 @@ public class Catalog {
         }
         List<GroupRecord> groups = table.groups().stream().map(g -> new GroupRecord(g.id(), g.name())).toList();
         List<IndexRecord> indexes = table.indexes().stream()
-                .map(i -> new IndexRecord(i.name(), i.physical(), String.join(",", i.columns()), i.scope().name()))
+                .map(i -> new IndexRecord(i.name(), i.physical(), String.join(",", i.columns()), i.scope().name(),
+                        i.unique()))
                 .toList();
         return new TableRecord(id, table.name(), table.mode().name(), maxPhysical + 1, table.horizon(),
                 table.createdCommit(), table.retentionCommits(), table.retentionInterval(),
@@ -200,7 +201,7 @@ public class Catalog {
                 .toList();
         List<IndexDef> indexes = record.indexes().stream()
                 .map(i -> new IndexDef(i.name(), i.physicalName(), List.of(i.columns().split(",")),
-                        IndexScope.valueOf(i.scope())))
+                        IndexScope.valueOf(i.scope()), i.uniqueIndex()))
                 .toList();
         return new TableDef(record.id(), record.name(), TableMode.valueOf(record.mode()), columns, groups,
                 record.historyHorizon(), record.createdCommit(), indexes, record.retentionCommits(),

@@ -2,7 +2,7 @@ package io.verso.catalog;
 
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
-import io.verso.sql.ast.TypeSpec;
+import io.verso.error.Located;
 import java.util.Locale;
 
 /** A column type of the dialect; each maps to the PostgreSQL type of the same name. */
@@ -20,11 +20,30 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
         }
     }
 
+    /**
+     * A type as written: a name and up to two integer modifiers (precision, scale or length), and
+     * where it was written. The syntax tree's type names implement it; the catalog knows no syntax.
+     */
+    public interface Spec extends Located {
+        String name();
+
+        Integer first();
+
+        Integer second();
+    }
+
+    private record Stored(String name, Integer first, Integer second) implements Spec {
+        @Override
+        public io.verso.error.Origin origin() {
+            return null;
+        }
+    }
+
     public static ColumnType of(Base base) {
         return new ColumnType(base, null, null);
     }
 
-    public static ColumnType from(TypeSpec spec) {
+    public static ColumnType from(Spec spec) {
         String name = spec.name().toLowerCase(Locale.ROOT);
         Base base = switch (name) {
             case "smallint", "int2" -> Base.SMALLINT;
@@ -45,7 +64,7 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
             case "timestamptz" -> Base.TIMESTAMPTZ;
             case "uuid" -> Base.UUID;
             case "jsonb" -> Base.JSONB;
-            default -> throw VersoException.at(ErrorCode.UNKNOWN_TYPE, "unknown type '" + spec.name() + "'", spec.pos());
+            default -> throw VersoException.at(ErrorCode.UNKNOWN_TYPE, "unknown type '" + spec.name() + "'", spec);
         };
         Integer first = spec.first();
         Integer second = spec.second();
@@ -87,8 +106,8 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
         return new ColumnType(base, first, second);
     }
 
-    private static VersoException bad(TypeSpec spec, String message) {
-        return VersoException.at(ErrorCode.UNKNOWN_TYPE, message, spec.pos());
+    private static VersoException bad(Spec spec, String message) {
+        return VersoException.at(ErrorCode.UNKNOWN_TYPE, message, spec);
     }
 
     /** Parses the catalog's stored form, which is {@link #sql()}. */
@@ -102,7 +121,7 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
             first = Integer.parseInt(mods[0].trim());
             second = mods.length > 1 ? Integer.parseInt(mods[1].trim()) : null;
         }
-        return from(new TypeSpec(name, first, second, null));
+        return from(new Stored(name, first, second));
     }
 
     /** The PostgreSQL type, e.g. {@code numeric(12,2)}. Built from our enum only, never user text. */

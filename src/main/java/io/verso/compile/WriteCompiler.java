@@ -1,10 +1,13 @@
 package io.verso.compile;
 
+import io.verso.analyze.BoundChange;
+import io.verso.analyze.GroupBatch;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.compile.CompiledSql.ArrayBind;
+import io.verso.sql.ast.Expr;
 import java.util.List;
 
 /**
@@ -18,20 +21,6 @@ public final class WriteCompiler {
 
 
     private WriteCompiler() {
-    }
-
-    /**
-     * A batch of versions of one group.
-     *
-     * @param columns   key columns then the group's columns, matching {@code values}
-     * @param values    one array per column, text for PostgreSQL to parse (null elements are NULL)
-     * @param positions position in the commit of each row
-     */
-    public record GroupBatch(TableDef table, GroupDef group, List<ColumnDef> columns, String[][] values,
-                             Integer[] positions, boolean tombstone) {
-        public int size() {
-            return positions.length;
-        }
     }
 
     /**
@@ -198,6 +187,54 @@ public final class WriteCompiler {
             } else {
                 b.qualified(qualifier, columns.get(i).physical());
             }
+        }
+    }
+
+    /**
+     * The rows an UPDATE matches, with their new values, each column as text: read first and then
+     * written as versions, so every group sees the rows as they were before the statement.
+     */
+    public static CompiledSql updatedRows(BoundChange.Update update, List<Object> params) {
+        TableDef table = update.table();
+        ExprCompiler exprs = new ExprCompiler(update.refs(), params);
+        SqlBuilder b = new SqlBuilder().sql("SELECT ");
+        List<ColumnDef> columns = update.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            ColumnDef column = columns.get(i);
+            b.sql(i > 0 ? ", " : "").sql("CAST(");
+            Expr value = update.assigned().get(column.name());
+            if (value == null) {
+                b.qualified(table.name(), column.name());
+            } else {
+                b.sql("CAST((");
+                exprs.emit(b, value);
+                b.sql(") AS ").sql(column.type().sql()).sql(")");
+            }
+            b.sql(" AS text)");
+        }
+        matched(b, table, update.where(), exprs);
+        return b.build();
+    }
+
+    /** The keys of the current rows a DELETE's WHERE matches, as text. */
+    public static CompiledSql deletedKeys(BoundChange.Delete delete, List<Object> params) {
+        TableDef table = delete.table();
+        List<ColumnDef> keys = table.keyColumns();
+        SqlBuilder b = new SqlBuilder().sql("SELECT ");
+        for (int i = 0; i < keys.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified(table.name(), keys.get(i).name()).sql(" AS text)");
+        }
+        matched(b, table, delete.where(), new ExprCompiler(delete.refs(), params));
+        return b.build();
+    }
+
+    private static void matched(SqlBuilder b, TableDef table, Expr where, ExprCompiler exprs) {
+        b.sql(" FROM ");
+        RelationCompiler.current(b, table);
+        b.sql(" AS ").ident(table.name());
+        if (where != null) {
+            b.sql(" WHERE ");
+            exprs.emit(b, where);
         }
     }
 }

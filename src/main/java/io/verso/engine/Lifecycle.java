@@ -2,6 +2,7 @@ package io.verso.engine;
 
 import io.verso.analyze.DdlAnalyzer;
 import io.verso.catalog.Catalog;
+import io.verso.analyze.KeyPredicate;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.catalog.GroupDef;
@@ -15,7 +16,7 @@ import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
-import io.verso.sql.ast.Statement.IndexScope;
+import io.verso.catalog.IndexScope;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -191,6 +192,10 @@ final class Lifecycle {
             throw VersoException.at(ErrorCode.NO_HISTORY, "table " + table.name()
                     + " is an UPSERT table and keeps no history to index: use SCOPE CURRENT", create.pos());
         }
+        if (create.unique() && create.scope() != IndexScope.CURRENT) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a UNIQUE index applies to current rows: "
+                    + "use SCOPE CURRENT", create.pos());
+        }
         List<String> physical = new ArrayList<>();
         for (Ident name : create.columns()) {
             String p = column(table, name).physical();
@@ -200,7 +205,7 @@ final class Lifecycle {
             physical.add(p);
         }
         int next = table.indexes().stream().mapToInt(i -> Integer.parseInt(i.physical().substring(1))).max().orElse(0) + 1;
-        IndexDef index = new IndexDef(create.name().name(), "i" + next, physical, create.scope());
+        IndexDef index = new IndexDef(create.name().name(), "i" + next, physical, create.scope(), create.unique());
         List<IndexDef> indexes = new ArrayList<>(table.indexes());
         indexes.add(index);
         TableDef altered = catalog.update(table.withIndexes(indexes));

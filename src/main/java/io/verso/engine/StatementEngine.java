@@ -1,31 +1,31 @@
 package io.verso.engine;
 
 import io.verso.analyze.AsOfResolver;
+import io.verso.analyze.BoundChange;
 import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.GroupBatch;
 import io.verso.analyze.ReadAnalyzer;
-import io.verso.analyze.RelationKind;
-import io.verso.analyze.Scope;
 import io.verso.analyze.TableLookup;
-import io.verso.analyze.Values;
-import io.verso.analyze.WriteAnalyzer;
 import io.verso.analyze.WriteAnalyzer.RowInput;
+import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
+import io.verso.catalog.IndexScope;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
+import io.verso.catalog.ViewDef;
+import io.verso.catalog.Views;
 import io.verso.commits.CommitRecord;
 import io.verso.commits.CommitRepository;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.DdlCompiler;
 import io.verso.compile.ExprCompiler;
-import io.verso.compile.RelationCompiler;
 import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.compile.WriteCompiler;
-import io.verso.compile.WriteCompiler.GroupBatch;
 import io.verso.config.VersoProperties;
 import io.verso.engine.StatementResult.Column;
 import io.verso.error.ErrorCode;
@@ -471,8 +471,14 @@ public class StatementEngine {
         // ---- reads -----------------------------------------------------------------------------
 
         private StatementResult select(Statement.Select select) {
-            BoundSelect bound = ReadAnalyzer.select(select, this, asOf, params.size());
-            CompiledSql compiled = SelectCompiler.compile(bound, params);
+            BoundSelect bound;
+            CompiledSql compiled;
+            try {
+                bound = ReadAnalyzer.select(select, this, asOf, params.size());
+                compiled = SelectCompiler.compile(bound, params);
+            } catch (StackOverflowError e) {
+                throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+            }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound));
         }
@@ -657,70 +663,15 @@ public class StatementEngine {
                     keys, rowCurrent);
         }
 
-        private StatementResult update(Statement.Update update) {
-            if (table(update.table()).mode() == TableMode.SYSTEM) {
-                return system.update(update, table(update.table()), this, commitTime);
+        private StatementResult update(Statement.Update statement) {
+            if (table(statement.table()).mode() == TableMode.SYSTEM) {
+                return system.update(statement, table(statement.table()), this, commitTime);
             }
-            TableDef table = keyedTable(update.table(), "UPDATE");
-            Map<String, Expr> assigned = new LinkedHashMap<>();
-            for (Statement.Assignment a : update.assignments()) {
-                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                        ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                        a.column().pos()));
-                if (column.isKey()) {
-                    throw VersoException.at(ErrorCode.INVALID_ASSIGNMENT, "key column '" + column.name()
-                            + "' cannot be updated: write the new key with UPSERT and DELETE the old one",
-                            a.column().pos());
-                }
-                if (assigned.put(column.name(), a.value()) != null) {
-                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
-                            + "' is assigned twice", a.column().pos());
-                }
-            }
-            List<GroupDef> groups = WriteAnalyzer.touchedGroups(table, assigned.keySet(), null);
-            for (GroupDef group : groups) {
-                for (String ordering : group.orderingColumns()) {
-                    if (!assigned.containsKey(ordering)) {
-                        throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, "UPDATE must assign ordering column '"
-                                + ordering + "' of the group it writes" + (group.id() == 0 ? "" : " (" + group.name() + ")"),
-                                update.pos());
-                    }
-                }
-            }
-            BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
-                    ReadAnalyzer.columns(table, RelationKind.CURRENT));
-            Scope scope = new Scope(List.of(relation), Set.of(), params.size());
-            scope.check(update.where(), false);
-            assigned.values().forEach(e -> scope.check(e, false));
-            ExprCompiler exprs = new ExprCompiler(scope.refs(), params);
-
-            // Read the matched rows' new values first, then write them as versions: every group then
-            // sees the rows as they were before the statement.
-            List<ColumnDef> columns = new ArrayList<>(table.keyColumns());
-            groups.forEach(g -> columns.addAll(table.columnsOf(g)));
-            SqlBuilder b = new SqlBuilder().sql("SELECT ");
-            for (int i = 0; i < columns.size(); i++) {
-                ColumnDef column = columns.get(i);
-                b.sql(i > 0 ? ", " : "").sql("CAST(");
-                Expr value = assigned.get(column.name());
-                if (value == null) {
-                    b.qualified(table.name(), column.name());
-                } else {
-                    b.sql("CAST((");
-                    exprs.emit(b, value);
-                    b.sql(") AS ").sql(column.type().sql()).sql(")");
-                }
-                b.sql(" AS text)");
-            }
-            b.sql(" FROM ");
-            RelationCompiler.current(b, table);
-            b.sql(" AS ").ident(table.name());
-            if (update.where() != null) {
-                b.sql(" WHERE ");
-                exprs.emit(b, update.where());
-            }
+            TableDef table = keyedTable(statement.table(), "UPDATE");
+            BoundChange.Update update = WriteAnalyzer.update(statement, table, params.size());
+            List<ColumnDef> columns = update.columns();
             List<RowInput> rows = new ArrayList<>();
-            for (String[] texts : sql.texts(b.build())) {
+            for (String[] texts : sql.texts(WriteCompiler.updatedRows(update, params))) {
                 Map<String, Object> values = new LinkedHashMap<>();
                 for (int i = 0; i < columns.size(); i++) {
                     values.put(columns.get(i).name(), texts[i]);
@@ -731,79 +682,33 @@ public class StatementEngine {
                 return StatementResult.Written.empty("UPDATE", table.name());
             }
             return write("UPDATE", table, rows.size(),
-                    WriteAnalyzer.batches(table, rows, groups, false, position, update.pos()));
+                    WriteAnalyzer.batches(table, rows, update.groups(), false, position, statement.pos()));
         }
 
-        private StatementResult delete(Statement.Delete delete) {
-            if (table(delete.table()).mode() == TableMode.SYSTEM) {
-                return system.delete(delete, table(delete.table()), this, commitTime);
+        private StatementResult delete(Statement.Delete statement) {
+            if (table(statement.table()).mode() == TableMode.SYSTEM) {
+                return system.delete(statement, table(statement.table()), this, commitTime);
             }
-            TableDef table = keyedTable(delete.table(), "DELETE");
-            Map<String, Object> at = new LinkedHashMap<>();
-            Map<String, Pos> atPositions = new HashMap<>();
-            for (Statement.Assignment a : delete.at()) {
-                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                        ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                        a.column().pos()));
-                if (!table.isOrderingColumn(column)) {
-                    throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT takes the ordering columns of "
-                            + table.name() + "; '" + column.name() + "' is not one", a.column().pos());
-                }
-                if (at.put(column.name(), Values.valueOf(a.value(), params)) != null) {
-                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
-                            + "' is given twice in AT", a.column().pos());
-                }
-                atPositions.put(column.name(), a.value().pos());
-            }
-            for (GroupDef group : table.versionedGroups()) {
-                for (String ordering : group.orderingColumns()) {
-                    if (!at.containsKey(ordering)) {
-                        throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, delete.at().isEmpty()
-                                ? "DELETE from " + table.name() + " needs AT (...) with the ordering values of its "
-                                + "tombstones, starting with '" + ordering + "'"
-                                : "AT is missing ordering column '" + ordering + "'", delete.pos());
-                    }
-                }
-            }
-            BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
-                    ReadAnalyzer.columns(table, RelationKind.CURRENT));
-            Scope scope = new Scope(List.of(relation), Set.of(), params.size());
-            scope.check(delete.where(), false);
-
-            List<ColumnDef> keys = table.keyColumns();
-            List<Map<String, Object>> keyRows = KeyPredicate.explicitKeys(delete.where(), keys, params);
-            if (keyRows == null) {
-                SqlBuilder b = new SqlBuilder().sql("SELECT ");
-                for (int i = 0; i < keys.size(); i++) {
-                    b.sql(i > 0 ? ", " : "").sql("CAST(").qualified(table.name(), keys.get(i).name()).sql(" AS text)");
-                }
-                b.sql(" FROM ");
-                RelationCompiler.current(b, table);
-                b.sql(" AS ").ident(table.name());
-                if (delete.where() != null) {
-                    b.sql(" WHERE ");
-                    new ExprCompiler(scope.refs(), params).emit(b, delete.where());
-                }
-                keyRows = new ArrayList<>();
-                for (String[] texts : sql.texts(b.build())) {
+            TableDef table = keyedTable(statement.table(), "DELETE");
+            BoundChange.Delete delete = WriteAnalyzer.delete(statement, table, params);
+            List<Map<String, Object>> keys = delete.keys();
+            if (keys == null) {
+                List<ColumnDef> keyColumns = table.keyColumns();
+                keys = new ArrayList<>();
+                for (String[] texts : sql.texts(WriteCompiler.deletedKeys(delete, params))) {
                     Map<String, Object> key = new LinkedHashMap<>();
-                    for (int i = 0; i < keys.size(); i++) {
-                        key.put(keys.get(i).name(), texts[i]);
+                    for (int i = 0; i < keyColumns.size(); i++) {
+                        key.put(keyColumns.get(i).name(), texts[i]);
                     }
-                    keyRows.add(key);
+                    keys.add(key);
                 }
             }
-            List<RowInput> rows = new ArrayList<>();
-            for (Map<String, Object> key : keyRows) {
-                Map<String, Object> values = new LinkedHashMap<>(key);
-                values.putAll(at);
-                rows.add(new RowInput(values, atPositions, "DELETE"));
-            }
+            List<RowInput> rows = WriteAnalyzer.tombstones(delete, keys);
             if (rows.isEmpty()) {
                 return StatementResult.Written.empty("DELETE", table.name());
             }
             return write("DELETE", table, rows.size(),
-                    WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, delete.pos()));
+                    WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, statement.pos()));
         }
 
         private TableDef keyedTable(Ident name, String statement) {
@@ -840,6 +745,16 @@ public class StatementEngine {
             DdlCompiler.createTable(table).forEach(sql::update);
             catalogChanged();
             touch(table.name(), 0);
+            // UNIQUE columns and column sets: unique indexes over current rows, named as PostgreSQL would.
+            for (List<Ident> unique : create.unique()) {
+                String name = table.name() + "_" + String.join("_", unique.stream().map(Ident::name).toList()) + "_key";
+                if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+                    name = name.substring(0, 40) + "_" + Integer.toHexString(name.hashCode()) + "_key";
+                }
+                lifecycle.execute(new Statement.CreateIndex(new Ident(name, create.pos()), false, create.name(),
+                        unique, IndexScope.CURRENT, true, unique.stream().map(u -> false).toList(),
+                        create.pos()), this);
+            }
             return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
         }
 

@@ -1,5 +1,6 @@
 package io.verso.sql;
 
+import io.verso.catalog.IndexScope;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
@@ -323,8 +324,8 @@ final class AstBuilder {
     }
 
     private Statement createIndex(CreateIndexContext ctx) {
-        Statement.IndexScope scope = ctx.scope == null ? Statement.IndexScope.CURRENT
-                : Statement.IndexScope.valueOf(ctx.scope.getText().toUpperCase(Locale.ROOT));
+        IndexScope scope = ctx.scope == null ? IndexScope.CURRENT
+                : IndexScope.valueOf(ctx.scope.getText().toUpperCase(Locale.ROOT));
         return new Statement.CreateIndex(ident(ctx.name), ctx.EXISTS() != null, ident(ctx.table),
                 ctx.indexColumn().stream().map(c -> ident(c.identifier())).toList(), scope, ctx.UNIQUE() != null,
                 ctx.indexColumn().stream().map(c -> c.ordering != null && c.ordering.getType() == VersoSqlParser.DESC)
@@ -701,9 +702,12 @@ final class AstBuilder {
                     c.filter() == null ? null : expr(c.filter().expression()), over(c.over()), pos);
         }
         if (ctx instanceof FunctionCallContext f) {
-            return new Expr.FunctionCall(ident(f.identifier()),
+            FunctionNameContext name = f.functionName();
+            Ident function = name.identifier() != null ? ident(name.identifier())
+                    : new Ident(name.getText().toLowerCase(Locale.ROOT), pos(name));
+            return new Expr.FunctionCall(function,
                     f.quantifier != null && f.quantifier.getType() == VersoSqlParser.DISTINCT, false,
-                    f.expression().stream().map(this::expr).toList(), sortItems(f.sortItem()), sortItems(f.withinGroup),
+                    f.expression().stream().map(this::expr).toList(), sortItems(f.argOrder), sortItems(f.withinGroup),
                     f.filter() == null ? null : expr(f.filter().expression()), over(f.over()), pos);
         }
         if (ctx instanceof DereferenceContext d) {

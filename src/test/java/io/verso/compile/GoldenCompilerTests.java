@@ -3,7 +3,9 @@ package io.verso.compile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verso.analyze.AsOfResolver;
+import io.verso.analyze.BoundChange;
 import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.GroupBatch;
 import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.GroupDef;
@@ -74,12 +76,31 @@ class GoldenCompilerTests {
                 var rows = WriteAnalyzer.rows(insert, table, params);
                 List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
                         : WriteAnalyzer.touchedGroups(table, rows.get(0).values().keySet(), insert.group());
-                for (WriteCompiler.GroupBatch batch : WriteAnalyzer.batches(table, rows, groups, false, 0,
+                for (GroupBatch batch : WriteAnalyzer.batches(table, rows, groups, false, 0,
                         insert.pos())) {
                     out.add(table.mode() == TableMode.APPEND
                             ? WriteCompiler.append(table, batch.columns(), batch.values(), batch.positions(), 42).render()
                             : WriteCompiler.groupWrite(batch, 42).render());
                 }
+            } else if (statement instanceof Statement.Update update) {
+                out.add(WriteCompiler.updatedRows(WriteAnalyzer.update(update, lookup(update.table().name()),
+                        params.size()), params).render());
+            } else if (statement instanceof Statement.Delete delete) {
+                TableDef table = lookup(delete.table().name());
+                BoundChange.Delete bound = WriteAnalyzer.delete(delete, table, params);
+                if (bound.keys() == null) {
+                    out.add(WriteCompiler.deletedKeys(bound, params).render());
+                } else {
+                    for (GroupBatch batch : WriteAnalyzer.batches(table, WriteAnalyzer.tombstones(bound, bound.keys()),
+                            table.versionedGroups(), true, 0, delete.pos())) {
+                        out.add(WriteCompiler.groupWrite(batch, 42).render());
+                    }
+                }
+            } else if (statement instanceof Statement.DropTable drop) {
+                out.add(DdlCompiler.dropTable(lookup(drop.name().name())).render());
+            } else if (statement instanceof Statement.DeleteHistory history) {
+                TableDef table = lookup(history.table().name());
+                out.add(LifecycleCompiler.deleteHistory(table, asOf.resolve(history.before(), table)).render());
             } else if (statement instanceof Statement.CreateTable create) {
                 TableDef def = DdlAnalyzer.createTable(create, 42);
                 TableDef table = new TableDef(9, def.name(), def.mode(), def.columns(), def.groups(), 0, 42);

@@ -1,5 +1,6 @@
 package io.verso.sql.ast;
 
+import io.verso.catalog.IndexScope;
 import java.util.List;
 
 /** One statement of a request, as parsed. Names are case-folded; nothing is resolved yet. */
@@ -95,8 +96,6 @@ public sealed interface Statement {
     /** Removes every version of the matched keys, current row included: for data-protection requests. */
     record Erase(Ident table, Expr where, Pos pos) implements Statement {
     }
-
-    enum IndexScope { CURRENT, HISTORY, BOTH }
 
     record CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope,
                        boolean unique, List<Boolean> descending, Pos pos) implements Statement {

@@ -1,6 +1,5 @@
-package io.verso.engine;
+package io.verso.analyze;
 
-import io.verso.analyze.Values;
 import io.verso.catalog.ColumnDef;
 import io.verso.sql.ast.Expr;
 import java.util.ArrayList;
@@ -13,13 +12,13 @@ import java.util.Map;
  * names its keys, and writes their tombstones whether or not they have a live row, so that it also
  * wins over writes it supersedes that arrive after it.
  */
-final class KeyPredicate {
+public final class KeyPredicate {
 
     private KeyPredicate() {
     }
 
     /** The keys named, as value maps, or null when the predicate does not fix every key column. */
-    static List<Map<String, Object>> explicitKeys(Expr where, List<ColumnDef> keys, List<Object> params) {
+    public static List<Map<String, Object>> explicitKeys(Expr where, List<ColumnDef> keys, List<Object> params) {
         if (where == null) {
             return null;
         }

@@ -1,0 +1,150 @@
+package io.verso.api;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.support.IntegrationTest;
+import io.verso.support.SqlClient;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The same bad input gets the same code through /v1/sql, REST and GraphQL, and the same read gives
+ * the same rows in the same value forms: the three surfaces are one statement model underneath.
+ */
+class CrossSurfaceTests extends IntegrationTest {
+
+    private String t;
+    private long first;
+
+    @BeforeEach
+    void data() {
+        t = table("xs");
+        sql.write("CREATE TABLE " + t + " (k BIGINT, name TEXT, qty INT, price NUMERIC(12,2), ix BIGINT, "
+                + "PRIMARY KEY (k)) VERSIONED VALID BY (ix)");
+        first = sql.write("UPSERT INTO " + t + " VALUES (1, 'one', 10, 1.50, 1), (2, 'two', 20, 2.25, 1)");
+        sql.write("UPSERT INTO " + t + " VALUES (1, 'uno', 11, 1.75, 2), (3, 'three', NULL, NULL, 1)");
+    }
+
+    private String sqlCode(String statement) {
+        return SqlClient.JSON.readTree(sql.post(statement).asString()).path("code").asString();
+    }
+
+    private String restCode(String method, String path, String body) {
+        var request = given().port(port).contentType("application/json");
+        if (body != null) {
+            request = request.body(body);
+        }
+        var response = method.equals("GET") ? request.get(path) : request.post(path);
+        assertThat(response.statusCode()).as(response.asString()).isBetween(400, 499);
+        return SqlClient.JSON.readTree(response.asString()).path("code").asString();
+    }
+
+    private JsonNode graphql(String document) {
+        Map<String, Object> body = Map.of("query", document);
+        String response = given().port(port).contentType("application/json")
+                .body(SqlClient.JSON.writeValueAsString(body)).post("/graphql").asString();
+        return SqlClient.JSON.readTree(response);
+    }
+
+    private String graphqlCode(String document) {
+        JsonNode response = graphql(document);
+        assertThat(response.path("errors").isArray()).as(response.toString()).isTrue();
+        return response.path("errors").get(0).path("extensions").path("code").asString();
+    }
+
+    @Test
+    void anAsOfBeyondTheLatestCommitIsTheSameErrorEverywhere() {
+        assertThat(sqlCode("SELECT * FROM " + t + " AS OF COMMIT 999999999")).isEqualTo("AS_OF_BEYOND_LATEST");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/row?key=1&asOfCommit=999999999", null))
+                .isEqualTo("AS_OF_BEYOND_LATEST");
+        assertThat(graphqlCode("{ " + t + "_by_key(k: \"1\", asOfCommit: \"999999999\") { name } }"))
+                .isEqualTo("AS_OF_BEYOND_LATEST");
+    }
+
+    @Test
+    void aWriteWithoutItsOrderingValueIsTheSameErrorEverywhere() {
+        long before = sql.latestCommit();
+        assertThat(sqlCode("UPSERT INTO " + t + " (k, name) VALUES (9, 'x')")).isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(restCode("POST", "/v1/tables/" + t + "/rows", "{\"rows\": [{\"k\": 9, \"name\": \"x\"}]}"))
+                .isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(graphqlCode("mutation { upsert_" + t + "(rows: [{k: \"9\", name: \"x\"}]) { commit } }"))
+                .isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+    }
+
+    @Test
+    void aValueItsColumnCannotHoldIsTheSameErrorEverywhere() {
+        long before = sql.latestCommit();
+        assertThat(sqlCode("UPSERT INTO " + t + " (k, qty, ix) VALUES (9, 99999999999, 1)")).isEqualTo("INVALID_VALUE");
+        assertThat(restCode("POST", "/v1/tables/" + t + "/rows",
+                "{\"rows\": [{\"k\": 9, \"qty\": 99999999999, \"ix\": 1}]}")).isEqualTo("INVALID_VALUE");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+    }
+
+    @Test
+    void aDeleteWithoutItsTombstoneOrderingIsTheSameErrorEverywhere() {
+        assertThat(sqlCode("DELETE FROM " + t + " WHERE k = 1")).isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(restCode("POST", "/v1/tables/" + t + "/rows/delete", "{\"keys\": [{\"k\": 1}]}"))
+                .isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(graphqlCode("mutation { delete_" + t + "(keys: [{k: \"1\"}]) { commit } }"))
+                .isEqualTo("MISSING_ORDERING_VALUE");
+    }
+
+    @Test
+    void theSameReadGivesTheSameRowsInTheSameFormsEverywhere() {
+        List<Map<String, JsonNode>> viaSql = sqlRows("SELECT k, name, qty, price, ix FROM " + t + " ORDER BY k");
+        List<Map<String, JsonNode>> viaRest = objects(given().port(port)
+                .get("/v1/tables/" + t + "/rows?order=k:asc").asString(), "rows");
+        JsonNode page = graphql("{ " + t + "(orderBy: [{column: k, direction: ASC}]) { nodes { k name qty price ix } } }");
+        List<Map<String, JsonNode>> viaGraphql = objects(page.path("data").path(t).path("nodes"));
+
+        assertThat(viaSql).hasSize(3);
+        assertThat(viaSql.get(0).get("k").isString()).as("BIGINT is a string").isTrue();
+        assertThat(viaSql.get(0).get("qty").isNumber()).as("INTEGER is a number").isTrue();
+        assertThat(viaRest).isEqualTo(viaSql);
+        assertThat(viaGraphql).isEqualTo(viaSql);
+
+        List<Map<String, JsonNode>> thenSql = sqlRows("SELECT k, name, qty, price, ix FROM " + t + " AS OF COMMIT "
+                + first + " ORDER BY k");
+        List<Map<String, JsonNode>> thenRest = objects(given().port(port)
+                .get("/v1/tables/" + t + "/rows?order=k:asc&asOfCommit=" + first).asString(), "rows");
+        assertThat(thenSql).hasSize(2);
+        assertThat(thenRest).isEqualTo(thenSql);
+    }
+
+    private List<Map<String, JsonNode>> sqlRows(String statement) {
+        JsonNode result = sql.run(statement).path("results").get(0);
+        List<String> columns = new ArrayList<>();
+        result.path("columns").forEach(c -> columns.add(c.path("name").asString()));
+        List<Map<String, JsonNode>> rows = new ArrayList<>();
+        for (JsonNode row : result.path("rows")) {
+            Map<String, JsonNode> map = new LinkedHashMap<>();
+            for (int i = 0; i < columns.size(); i++) {
+                map.put(columns.get(i), row.get(i));
+            }
+            rows.add(map);
+        }
+        return rows;
+    }
+
+    private static List<Map<String, JsonNode>> objects(String body, String field) {
+        return objects(SqlClient.JSON.readTree(body).path(field));
+    }
+
+    private static List<Map<String, JsonNode>> objects(JsonNode array) {
+        assertThat(array.isArray()).as(array.toString()).isTrue();
+        List<Map<String, JsonNode>> rows = new ArrayList<>();
+        for (JsonNode node : array) {
+            Map<String, JsonNode> map = new LinkedHashMap<>();
+            node.properties().forEach(e -> map.put(e.getKey(), e.getValue()));
+            rows.add(map);
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,89 @@
+DELETE FROM balances WHERE chain_id = 1 AND address IN ('0x9c2e4f1a', '0x77aa') AND token = 'USDC' AT (balance_index = 300, balance_version = 1)
+
+-- compiled
+WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CAST(u.a2 AS text) AS "c3", CAST(u.a3 AS text) AS "c8", u.pos AS "_pos"
+  FROM unnest(?, ?, ?, ?, ?) AS u(a0, a1, a2, a3, pos)),
+  best AS (SELECT DISTINCT ON ("c1", "c2", "c3") *
+  FROM src
+  ORDER BY "c1", "c2", "c3", "_pos" DESC),
+  old AS (SELECT "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_c0" AS "_oc", "cur"."_p0" AS "_op"
+  FROM "verso_data"."t1_cur" AS cur
+  JOIN best USING ("c1", "c2", "c3")
+  WHERE "cur"."_c0" IS NOT NULL),
+  won AS (INSERT INTO "verso_data"."t1_cur" AS cur ("c1", "c2", "c3", "c8", "_c0", "_p0", "_d0") SELECT "c1", "c2", "c3", "c8", ?, "_pos", ?
+  FROM best
+  ON CONFLICT ("c1", "c2", "c3") DO UPDATE SET "c8" = EXCLUDED."c8", "_c0" = EXCLUDED."_c0", "_p0" = EXCLUDED."_p0", "_d0" = EXCLUDED."_d0"
+  WHERE "cur"."_d0" IS NULL OR ("cur"."_c0", "cur"."_p0") < (EXCLUDED."_c0", EXCLUDED."_p0")
+  RETURNING "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_p0" AS "_pos"),
+  closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  FROM old
+  JOIN won USING ("c1", "c2", "c3")
+  WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
+  RETURNING 1),
+  ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c8", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c8", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
+  FROM src AS s LEFT
+  JOIN won ON "won"."c1" = "s"."c1" AND "won"."c2" = "s"."c2" AND "won"."c3" = "s"."c3" AND won."_pos" = s."_pos"
+  RETURNING 1) SELECT (SELECT count(*)
+  FROM ins),
+  (SELECT array_agg("_pos")
+  FROM won),
+  (SELECT count(*)
+  FROM closed)
+-- $1 = text[1, 1] (ArrayBind)
+-- $2 = text[0x9c2e4f1a, 0x77aa] (ArrayBind)
+-- $3 = text[USDC, USDC] (ArrayBind)
+-- $4 = text[null, null] (ArrayBind)
+-- $5 = int4[0, 1] (ArrayBind)
+-- $6 = 42 (Long)
+-- $7 = true (Boolean)
+-- $8 = 42 (Long)
+-- $9 = 42 (Long)
+-- $10 = 42 (Long)
+-- $11 = 42 (Long)
+-- $12 = true (Boolean)
+-- $13 = 42 (Long)
+
+WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CAST(u.a2 AS text) AS "c3", CAST(u.a3 AS numeric(38,0)) AS "c4", CAST(u.a4 AS timestamp(3)) AS "c5", CAST(u.a5 AS bigint) AS "c6", CAST(u.a6 AS bigint) AS "c7", u.pos AS "_pos"
+  FROM unnest(?, ?, ?, ?, ?, ?, ?, ?) AS u(a0, a1, a2, a3, a4, a5, a6, pos)),
+  best AS (SELECT DISTINCT ON ("c1", "c2", "c3") *
+  FROM src
+  ORDER BY "c1", "c2", "c3", "c6" DESC, "c7" DESC, "_pos" DESC),
+  old AS (SELECT "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_c1" AS "_oc", "cur"."_p1" AS "_op"
+  FROM "verso_data"."t1_cur" AS cur
+  JOIN best USING ("c1", "c2", "c3")
+  WHERE "cur"."_c1" IS NOT NULL),
+  won AS (INSERT INTO "verso_data"."t1_cur" AS cur ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_c1", "_p1", "_d1") SELECT "c1", "c2", "c3", "c4", "c5", "c6", "c7", ?, "_pos", ?
+  FROM best
+  ON CONFLICT ("c1", "c2", "c3") DO UPDATE SET "c4" = EXCLUDED."c4", "c5" = EXCLUDED."c5", "c6" = EXCLUDED."c6", "c7" = EXCLUDED."c7", "_c1" = EXCLUDED."_c1", "_p1" = EXCLUDED."_p1", "_d1" = EXCLUDED."_d1"
+  WHERE "cur"."_d1" IS NULL OR ("cur"."c6", "cur"."c7", "cur"."_c1", "cur"."_p1") < (EXCLUDED."c6", EXCLUDED."c7", EXCLUDED."_c1", EXCLUDED."_p1")
+  RETURNING "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_p1" AS "_pos"),
+  closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  FROM old
+  JOIN won USING ("c1", "c2", "c3")
+  WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_g" = 1 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
+  RETURNING 1),
+  ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", "s"."c5", "s"."c6", "s"."c7", 1, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
+  FROM src AS s LEFT
+  JOIN won ON "won"."c1" = "s"."c1" AND "won"."c2" = "s"."c2" AND "won"."c3" = "s"."c3" AND won."_pos" = s."_pos"
+  RETURNING 1) SELECT (SELECT count(*)
+  FROM ins),
+  (SELECT array_agg("_pos")
+  FROM won),
+  (SELECT count(*)
+  FROM closed)
+-- $1 = text[1, 1] (ArrayBind)
+-- $2 = text[0x9c2e4f1a, 0x77aa] (ArrayBind)
+-- $3 = text[USDC, USDC] (ArrayBind)
+-- $4 = text[null, null] (ArrayBind)
+-- $5 = text[null, null] (ArrayBind)
+-- $6 = text[300, 300] (ArrayBind)
+-- $7 = text[1, 1] (ArrayBind)
+-- $8 = int4[0, 1] (ArrayBind)
+-- $9 = 42 (Long)
+-- $10 = true (Boolean)
+-- $11 = 42 (Long)
+-- $12 = 42 (Long)
+-- $13 = 42 (Long)
+-- $14 = 42 (Long)
+-- $15 = true (Boolean)
+-- $16 = 42 (Long)
