@@ -111,6 +111,12 @@ public class StatementEngine {
         } catch (VersoException e) {
             observer.error(e.code());
             throw e;
+        } catch (StackOverflowError e) {
+            // A chain of thousands of AND/OR/|| terms: every stage recurses over the expression tree, and the
+            // transaction (if one had started) has been rolled back on the way out.
+            observer.error(ErrorCode.EXPRESSION_TOO_DEEP);
+            throw VersoException.user(ErrorCode.EXPRESSION_TOO_DEEP, "an expression of the request chains or nests "
+                    + "too many terms to evaluate; use IN (...) for long lists of alternatives, or split the request");
         } catch (RuntimeException e) {
             observer.error(ErrorCode.INTERNAL_ERROR);
             throw e;

@@ -39,6 +39,7 @@ public final class SqlParser {
                 || t.getType() == Token.EOF || t.getType() == VersoSqlLexer.SEMI)) {
             throw VersoException.user(ErrorCode.EMPTY_STATEMENT, "the statement text holds no statement");
         }
+        checkNesting(tokens);
         VersoSqlParser parser = new VersoSqlParser(tokens);
         parser.removeErrorListeners();
         parser.addErrorListener(ThrowingListener.INSTANCE);
@@ -56,6 +57,22 @@ public final class SqlParser {
         AstBuilder builder = new AstBuilder(tokens);
         List<Statement> statements = tree.statement().stream().map(builder::statement).toList();
         return new Script(statements, builder.parameterCount());
+    }
+
+    /** Deepest parenthesis nesting a statement may have: every later stage recurses over it. */
+    public static final int MAX_NESTING = 200;
+
+    private static void checkNesting(CommonTokenStream tokens) {
+        int depth = 0;
+        for (Token token : tokens.getTokens()) {
+            if (token.getType() == VersoSqlLexer.LPAREN && ++depth > MAX_NESTING) {
+                throw new VersoException.UserError(ErrorCode.EXPRESSION_TOO_DEEP, "the statement nests parentheses "
+                        + "more than " + MAX_NESTING + " levels deep at line " + token.getLine() + ", column "
+                        + (token.getCharPositionInLine() + 1), token.getLine(), token.getCharPositionInLine() + 1, null);
+            } else if (token.getType() == VersoSqlLexer.RPAREN && depth > 0) {
+                depth--;
+            }
+        }
     }
 
     private static VersoSqlParser.ScriptContext parseScript(VersoSqlParser parser) {
