@@ -300,7 +300,8 @@ public class StatementEngine {
             TableLookup lookup = this::table;
             BoundSelect bound = ReadAnalyzer.select(select, lookup, asOf, params.size());
             CompiledSql compiled = SelectCompiler.compile(bound, params);
-            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
+            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
+                    properties.maxResultChars()));
             Set<Long> commitsRead = bound.relations().stream().map(BoundRelation::asOf)
                     .collect(Collectors.toCollection(HashSet::new));
             Long asOfCommit = commitsRead.size() == 1 ? commitsRead.iterator().next() : null;
