@@ -49,7 +49,8 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
             return;
         }
         Path dataDir = Path.of(environment.getProperty(DATA_DIR, ".verso/pgdata")).toAbsolutePath();
-        EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0));
+        EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0),
+                environment.getProperty("verso.embedded.durable", Boolean.class, true));
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "spring.datasource.url", postgres.getJdbcUrl("postgres", "postgres"),
                 "spring.datasource.username", "postgres",
@@ -60,7 +61,8 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         environment.getPropertySources().addFirst(new MapPropertySource(SOURCE, properties));
     }
 
-    private static synchronized EmbeddedPostgres start(Path dataDir, int port) {
+    /** {@code durable} false keeps the library's fast settings (no fsync): only to measure what durability costs. */
+    private static synchronized EmbeddedPostgres start(Path dataDir, int port, boolean durable) {
         if (running != null) {
             return running;
         }
@@ -72,8 +74,8 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
                     .setCleanDataDirectory(false)
                     // The library starts PostgreSQL with -F (no fsync) and synchronous_commit off, fine for
                     // tests; a write acknowledged here must survive a crash of the machine too.
-                    .setServerConfig("fsync", "on")
-                    .setServerConfig("synchronous_commit", "on")
+                    .setServerConfig("fsync", durable ? "on" : "off")
+                    .setServerConfig("synchronous_commit", durable ? "on" : "off")
                     .setServerConfig("full_page_writes", "on");
             if (port > 0) {
                 builder.setPort(port);
