@@ -27,4 +27,5 @@ COPY --from=layers /layers/extracted/application/ ./
 # chart runs the pod as the same UID with a read-only root filesystem and an emptyDir at /tmp.
 USER 1000:1000
 EXPOSE 8080
-ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]
+# An OutOfMemoryError ends the process (the orchestrator restarts it) instead of leaving it half alive.
+ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "org.springframework.boot.loader.launch.JarLauncher"]

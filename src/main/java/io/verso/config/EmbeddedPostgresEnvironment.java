@@ -59,7 +59,8 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
                     + "embedded PostgreSQL; `mvn spring-boot:run` starts one when no database is configured");
         }
         Path dataDir = Path.of(environment.getProperty(DATA_DIR, ".verso/pgdata")).toAbsolutePath();
-        EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0));
+        EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0),
+                environment.getProperty("verso.embedded.durable", Boolean.class, true));
         Map<String, Object> properties = new HashMap<>(Map.of(
                 "spring.datasource.url", postgres.getJdbcUrl("postgres", "postgres"),
                 "spring.datasource.username", "postgres",
@@ -70,14 +71,15 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
         environment.getPropertySources().addFirst(new MapPropertySource(SOURCE, properties));
     }
 
-    private static synchronized EmbeddedPostgres start(Path dataDir, int port) {
+    /** {@code durable} false keeps the library's fast settings (no fsync): only to measure what durability costs. */
+    private static synchronized EmbeddedPostgres start(Path dataDir, int port, boolean durable) {
         if (running != null) {
             return running;
         }
         try {
             Files.createDirectories(dataDir);
             stopOrphan(dataDir);
-            EmbeddedPostgres.Builder builder = builder(dataDir);
+            EmbeddedPostgres.Builder builder = builder(dataDir, durable);
             if (port > 0) {
                 builder.setPort(port);
             }
@@ -141,14 +143,18 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
      * their text and binds carry the caller's data.
      */
     static EmbeddedPostgres.Builder builder(Path dataDir) {
+        return builder(dataDir, true);
+    }
+
+    static EmbeddedPostgres.Builder builder(Path dataDir, boolean durable) {
         File log = dataDir.resolveSibling("postgres.log").toFile();
         return EmbeddedPostgres.builder()
                 .setDataDirectory(dataDir)
                 .setCleanDataDirectory(false)
                 // The library starts PostgreSQL with -F (no fsync) and synchronous_commit off, fine for
                 // tests; a write acknowledged here must survive a crash of the machine too.
-                .setServerConfig("fsync", "on")
-                .setServerConfig("synchronous_commit", "on")
+                .setServerConfig("fsync", durable ? "on" : "off")
+                .setServerConfig("synchronous_commit", durable ? "on" : "off")
                 .setServerConfig("full_page_writes", "on")
                 .setServerConfig("log_min_error_statement", "panic")
                 .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log))

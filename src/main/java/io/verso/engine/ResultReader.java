@@ -31,6 +31,15 @@ final class ResultReader {
     }
 
     static Table read(ResultSet rs, int maxRows) throws SQLException {
+        return read(rs, maxRows, Long.MAX_VALUE);
+    }
+
+    /**
+     * Reads at most {@code maxRows} rows holding at most {@code maxChars} characters of values: past either,
+     * RESULT_TOO_LARGE, so one read cannot fill the heap (rows arrive from PostgreSQL in batches; see
+     * SqlRunner's fetch size, so the whole result is never buffered either).
+     */
+    static Table read(ResultSet rs, int maxRows, long maxChars) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         int count = meta.getColumnCount();
         List<Column> columns = new ArrayList<>(count);
@@ -40,6 +49,7 @@ final class ResultReader {
             columns.add(new Column(meta.getColumnLabel(i + 1), typeName(pgTypes[i])));
         }
         List<List<Object>> rows = new ArrayList<>();
+        long chars = 0;
         while (rs.next()) {
             if (rows.size() >= maxRows) {
                 throw io.verso.error.VersoException.user(io.verso.error.ErrorCode.RESULT_TOO_LARGE,
@@ -47,7 +57,14 @@ final class ResultReader {
             }
             List<Object> row = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                row.add(value(rs, i + 1, pgTypes[i]));
+                Object value = value(rs, i + 1, pgTypes[i]);
+                chars += value == null ? 4 : value instanceof String text ? text.length() + 2 : 16;
+                row.add(value);
+            }
+            if (chars > maxChars) {
+                throw io.verso.error.VersoException.user(io.verso.error.ErrorCode.RESULT_TOO_LARGE,
+                        "the result is larger than " + maxChars + " characters of values: select fewer or shorter "
+                                + "columns, add a LIMIT or a narrower WHERE");
             }
             rows.add(row);
         }

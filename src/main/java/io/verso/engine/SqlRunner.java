@@ -31,6 +31,9 @@ public class SqlRunner {
         return jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
                 bind(connection, ps, sql.binds());
+                // Inside a transaction pgjdbc then reads rows in batches through a portal instead of buffering
+                // the whole result, so a reader that stops at its limit never holds more than one batch extra.
+                ps.setFetchSize(1000);
                 try (ResultSet rs = ps.executeQuery()) {
                     return reader.map(rs);
                 }

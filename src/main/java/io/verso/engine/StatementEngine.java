@@ -4,6 +4,7 @@ import io.verso.analyze.AsOfResolver;
 import io.verso.analyze.BoundChange;
 import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
+import io.verso.analyze.RelationKind;
 import io.verso.analyze.DdlAnalyzer;
 import io.verso.analyze.GroupBatch;
 import io.verso.analyze.ReadAnalyzer;
@@ -125,6 +126,12 @@ public class StatementEngine {
         } catch (VersoException e) {
             observer.error(e.code());
             throw e;
+        } catch (StackOverflowError e) {
+            // A chain of thousands of AND/OR/|| terms: every stage recurses over the expression tree, and the
+            // transaction (if one had started) has been rolled back on the way out.
+            observer.error(ErrorCode.EXPRESSION_TOO_DEEP);
+            throw VersoException.user(ErrorCode.EXPRESSION_TOO_DEEP, "an expression of the request chains or nests "
+                    + "too many terms to evaluate; use IN (...) for long lists of alternatives, or split the request");
         } catch (RuntimeException e) {
             observer.error(ErrorCode.INTERNAL_ERROR);
             throw e;
@@ -479,7 +486,8 @@ public class StatementEngine {
             } catch (StackOverflowError e) {
                 throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
             }
-            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
+            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
+                    properties.maxResultChars()));
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound),
                     bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF
                             || (r.kind() == RelationKind.HISTORY && r.asOf() != null)));

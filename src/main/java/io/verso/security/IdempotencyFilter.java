@@ -3,16 +3,10 @@ package io.verso.security;
 import io.verso.config.VersoProperties;
 import io.verso.error.ErrorCode;
 import jakarta.servlet.FilterChain;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import java.io.BufferedReader;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -93,7 +87,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
         ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
         boolean stored = false;
         try {
-            chain.doFilter(new CachedBody(request, body), recorded);
+            chain.doFilter(new BodyRequest(request, body), recorded);
             if (recorded.getStatus() < 500) {
                 jdbc.update("UPDATE verso.idempotency_keys SET status = ?, content_type = ?, body = ? "
                                 + "WHERE principal = ? AND key = ?", recorded.getStatus(), recorded.getContentType(),
@@ -191,62 +185,6 @@ class IdempotencyFilter extends OncePerRequestFilter {
             return HexFormat.of().formatHex(digest.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** The request with its body already read. */
-    private static final class CachedBody extends HttpServletRequestWrapper {
-        private final byte[] body;
-
-        CachedBody(HttpServletRequest request, byte[] body) {
-            super(request);
-            this.body = body;
-        }
-
-        @Override
-        public ServletInputStream getInputStream() {
-            ByteArrayInputStream in = new ByteArrayInputStream(body);
-            return new ServletInputStream() {
-                @Override
-                public boolean isFinished() {
-                    return in.available() == 0;
-                }
-
-                @Override
-                public boolean isReady() {
-                    return true;
-                }
-
-                @Override
-                public void setReadListener(ReadListener listener) {
-                    throw new UnsupportedOperationException();
-                }
-
-                @Override
-                public int read() {
-                    return in.read();
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) {
-                    return in.read(b, off, len);
-                }
-            };
-        }
-
-        @Override
-        public BufferedReader getReader() {
-            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public int getContentLength() {
-            return body.length;
-        }
-
-        @Override
-        public long getContentLengthLong() {
-            return body.length;
         }
     }
 }

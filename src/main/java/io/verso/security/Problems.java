@@ -21,21 +21,39 @@ public final class Problems {
     }
 
     public static void write(HttpServletResponse response, ErrorCode code, String detail) throws IOException {
+        write(response, code, detail, null);
+    }
+
+    public static void write(HttpServletResponse response, ErrorCode code, String detail, String pointer)
+            throws IOException {
+        write(response, code.status(), code.name(), detail, pointer);
+    }
+
+    /** A problem whose status and code are not (only) an {@link ErrorCode}: container errors such as 404. */
+    static void writeRaw(HttpServletResponse response, int status, String code, String detail) throws IOException {
+        write(response, status, code, detail, null);
+    }
+
+    private static void write(HttpServletResponse response, int status, String code, String detail, String pointer)
+            throws IOException {
         if (response.isCommitted()) {
             return;
         }
         Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", "https://verso.dev/problems/" + code.name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        String words = code.name().replace('_', ' ').toLowerCase(Locale.ROOT);
+        problem.put("type", "https://verso.dev/problems/" + code.toLowerCase(Locale.ROOT).replace('_', '-'));
+        String words = code.replace('_', ' ').toLowerCase(Locale.ROOT);
         problem.put("title", Character.toUpperCase(words.charAt(0)) + words.substring(1));
-        problem.put("status", code.status());
+        problem.put("status", status);
         problem.put("detail", detail);
-        problem.put("code", code.name());
+        problem.put("code", code);
+        if (pointer != null) {
+            problem.put("pointer", pointer);
+        }
         String requestId = RequestIdFilter.current();
         if (requestId != null) {
             problem.put("requestId", requestId);
         }
-        response.setStatus(code.status());
+        response.setStatus(status);
         response.setContentType("application/problem+json");
         response.setCharacterEncoding("UTF-8");
         response.getOutputStream().write(JSON.writeValueAsBytes(problem));

@@ -78,7 +78,7 @@ public final class SqlParser {
             if (token.getType() == VersoSqlLexer.LPAREN && ++depth > MAX_PARENTHESES) {
                 throw new VersoException.UserError(ErrorCode.NESTING_TOO_DEEP, "parentheses nest more than "
                         + MAX_PARENTHESES + " deep at line " + token.getLine() + ", column "
-                        + (token.getCharPositionInLine() + 1), token.getLine(), token.getCharPositionInLine() + 1, null);
+                        + (token.getCharPositionInLine() + 1), new io.verso.error.Origin.Text(token.getLine(), token.getCharPositionInLine() + 1));
             } else if (token.getType() == VersoSqlLexer.RPAREN) {
                 depth = Math.max(0, depth - 1);
             }

@@ -76,13 +76,19 @@ final class JsonForms {
         if (text == null) {
             return null;
         }
-        return switch (column.type().base()) {
-            case SMALLINT, INTEGER -> Integer.valueOf(text.trim());
-            case REAL, DOUBLE -> Double.valueOf(text.trim());
-            case BOOLEAN -> text.trim().toLowerCase().startsWith("t");
-            case JSONB -> RequestJson.JSON.readTree(text);
-            default -> text;
-        };
+        try {
+            return switch (column.type().base()) {
+                case SMALLINT, INTEGER -> Integer.valueOf(text.trim());
+                case REAL, DOUBLE -> Double.valueOf(text.trim());
+                case BOOLEAN -> text.trim().toLowerCase().startsWith("t");
+                case JSONB -> RequestJson.JSON.readTree(text);
+                default -> text;
+            };
+        } catch (RuntimeException e) {
+            // NumberFormatException, or Jackson's: the text is not a value of the key column's type.
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "key '" + Commits.shorten(text)
+                    + "' is not a value of " + column.name() + "'s type " + column.type().display(), "key");
+        }
     }
 
     /** A value in the JSON form the engine renders, as text for a CAST(? AS type) parameter. */

@@ -1,0 +1,60 @@
+package io.verso.security;
+
+import io.verso.error.ErrorCode;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.apache.catalina.core.StandardHost;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.RequestMapping;
+
+/**
+ * Errors raised below Spring MVC answer problem details too: the servlet container's error dispatch
+ * (and a client asking for /error itself) through {@link ProblemErrors}, and the errors Tomcat answers
+ * before the application sees the request through {@link ProblemErrorReportValve}.
+ */
+@Configuration(proxyBeanMethods = false)
+class ContainerErrors {
+
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+            }
+        });
+    }
+
+    /** Replaces Boot's BasicErrorController: one problem per container error, never a 500 for /error itself. */
+    @Controller
+    static class ProblemErrors implements ErrorController {
+
+        @RequestMapping("/error")
+        void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
+            Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+            int code = status instanceof Integer s ? s : 404;
+            ErrorCode errorCode = switch (code) {
+                case 401 -> ErrorCode.UNAUTHENTICATED;
+                case 403 -> ErrorCode.FORBIDDEN;
+                case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+                case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+                case 503 -> ErrorCode.DATABASE_UNAVAILABLE;
+                default -> code >= 500 ? ErrorCode.INTERNAL_ERROR : ErrorCode.INVALID_REQUEST;
+            };
+            if (code == 404) {
+                response.setStatus(404);
+                Problems.writeRaw(response, 404, "NOT_FOUND", status == null ? "there is no error to show here"
+                        : "no resource at " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI));
+                return;
+            }
+            Problems.writeRaw(response, code, errorCode.name(), code >= 500 ? "internal error"
+                    : "the request was refused (HTTP " + code + ")");
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.verso.security;
+
+import io.verso.config.VersoProperties;
+import io.verso.error.ErrorCode;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Enumeration;
+import java.util.Map;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Text that PostgreSQL would store changed or refuse deep inside a statement is refused at the door,
+ * naming where it is: invalid UTF-8 in a body, and a lone UTF-16 surrogate or a NUL character in the
+ * path, a query parameter, or any string (or field name) of a JSON body — as JSON escapes
+ * ({@code "\ud800"}) they decode to text PostgreSQL's UTF-8 cannot hold, which pgjdbc would send as
+ * {@code ?}. Bodies are read within {@code verso.max-request-bytes}.
+ */
+@Component
+@Order(Ordered.LOWEST_PRECEDENCE - 20)
+class InputGuard extends OncePerRequestFilter {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final VersoProperties limits;
+
+    InputGuard(VersoProperties limits) {
+        this.limits = limits;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        String bad = badText(request.getRequestURI()) ? "the path" : null;
+        for (Enumeration<String> names = request.getParameterNames(); bad == null && names.hasMoreElements(); ) {
+            String name = names.nextElement();
+            if (badText(name)) {
+                bad = "a query parameter name";
+            }
+            for (String value : request.getParameterValues(name)) {
+                if (bad == null && badText(value)) {
+                    bad = "query parameter '" + name + "'";
+                }
+            }
+        }
+        if (bad != null) {
+            Problems.write(response, ErrorCode.INVALID_VALUE, bad + " holds a NUL character, a lone UTF-16 surrogate "
+                    + "or bytes that are not UTF-8");
+            return;
+        }
+        String type = request.getContentType();
+        if (type == null || !type.toLowerCase().contains("json")
+                || !("POST".equals(request.getMethod()) || "PUT".equals(request.getMethod()))) {
+            chain.doFilter(request, response);
+            return;
+        }
+        byte[] body = request.getInputStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8,
+                limits.maxRequestBytes() + 1));
+        if (body.length > limits.maxRequestBytes()) {
+            Problems.write(response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
+                    + limits.maxRequestBytes() + " bytes");
+            return;
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            Problems.write(response, ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8");
+            return;
+        }
+        // Only a \\u escape can smuggle a surrogate or a NUL into a JSON string: skip the parse otherwise.
+        if (text.indexOf("\\u") >= 0 || text.indexOf("\\U") >= 0) {
+            String pointer = null;
+            try {
+                pointer = find(JSON.readTree(text), "");
+            } catch (JacksonException e) {
+                // Not JSON: the endpoint says so in its own words.
+            }
+            if (pointer != null) {
+                Problems.write(response, ErrorCode.INVALID_VALUE, "the string at " + (pointer.isEmpty() ? "/" : pointer)
+                        + " holds a NUL character or a lone UTF-16 surrogate, which cannot be stored as text",
+                        pointer.isEmpty() ? "/" : pointer);
+                return;
+            }
+        }
+        chain.doFilter(new BodyRequest(request, body), response);
+    }
+
+    /** The JSON pointer of the first string holding a NUL or a lone surrogate, or null. */
+    private static String find(JsonNode node, String at) {
+        if (node == null) {
+            return null;
+        }
+        if (node.isString()) {
+            return badText(node.asString()) ? at : null;
+        }
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String found = find(node.get(i), at + "/" + i);
+                if (found != null) {
+                    return found;
+                }
+            }
+        } else if (node.isObject()) {
+            for (Map.Entry<String, JsonNode> field : node.properties()) {
+                String path = at + "/" + field.getKey().replace("~", "~0").replace("/", "~1");
+                if (badText(field.getKey())) {
+                    return path;
+                }
+                String found = find(field.getValue(), path);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** NUL, a lone surrogate, or U+FFFD (how the container reports bytes that were not UTF-8). */
+    static boolean badText(String text) {
+        if (text == null) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == 0 || c == '\uFFFD') {
+                return true;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return true;
+            }
+            if (Character.isLowSurrogate(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
