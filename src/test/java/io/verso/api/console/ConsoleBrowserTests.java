@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,7 @@ class ConsoleBrowserTests extends IntegrationTest {
             profile = Files.createTempDirectory("verso-chromium");
             ChromeOptions options = new ChromeOptions();
             options.setBinary(CHROMIUM.toFile());
+            options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
             options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--disable-dev-shm-usage", "--window-size=1400,1000", "--user-data-dir=" + profile);
@@ -67,6 +69,14 @@ class ConsoleBrowserTests extends IntegrationTest {
         wait = new WebDriverWait(browser, Duration.ofSeconds(15));
         wait.ignoring(StaleElementReferenceException.class); // React re-renders between a find and a read
         Files.createDirectories(SHOTS);
+    }
+
+    /** A script error anywhere on the way fails the test, even when the page still showed what it checked. */
+    @AfterEach
+    void noScriptErrors() {
+        if (browser != null) {
+            assertThat(browserLog()).as("browser log").noneMatch(line -> line.contains("Uncaught"));
+        }
     }
 
     @AfterAll
@@ -230,7 +240,7 @@ class ConsoleBrowserTests extends IntegrationTest {
         waitForText(By.cssSelector("[data-testid=rows-status]"), "read at commit " + after);
         long later = sql.write("UPSERT INTO " + prices + " VALUES ('DOGE', 0.1, 'd', 1)");
         waitForText(By.cssSelector("[data-testid=rows-status]"), "4 rows · read at commit " + later);
-        browser.findElement(By.linkText("Commits")).click();
+        js("location.hash = '#/commits'"); // as the header's link does: no reload
         waitForText(By.cssSelector("[data-testid=latest-commit]"), "Latest commit " + later);
         assertThat(browser.findElement(By.cssSelector("[data-testid=commits-grid] tbody tr")).getText())
                 .startsWith(Long.toString(later)).contains(prices + " (1)");
@@ -327,8 +337,14 @@ class ConsoleBrowserTests extends IntegrationTest {
 
     private void waitForText(By by, String text) {
         wait.withMessage(() -> "waiting for '" + text + "' in " + by + ", page shows: "
-                        + browser.findElements(by).stream().map(WebElement::getText).toList())
+                        + browser.findElements(by).stream().map(WebElement::getText).toList()
+                        + " at " + browser.getCurrentUrl() + ", browser log: " + browserLog())
                 .until(d -> d.findElements(by).stream().anyMatch(e -> e.getText().contains(text)));
+    }
+
+    private List<String> browserLog() {
+        return browser.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
+                .map(e -> e.getLevel() + " " + e.getMessage()).toList();
     }
 
     private Object js(String script) {
