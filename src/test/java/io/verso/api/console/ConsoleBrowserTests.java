@@ -269,6 +269,9 @@ class ConsoleBrowserTests extends IntegrationTest {
 
         open("/graphiql?path=/graphql");
         wait.until(d -> !d.findElements(By.cssSelector(".graphiql-container .graphiql-editor")).isEmpty());
+        // Its default query runs against this service's /graphql.
+        wait.until(d -> d.findElement(By.cssSelector(".graphiql-execute-button"))).click();
+        wait.until(d -> d.findElement(By.cssSelector(".graphiql-response")).getText().contains("\"_commit\""));
         screenshot("graphiql");
         assertOnlyThisServiceWasAsked();
 
