@@ -86,7 +86,9 @@ export function ProblemBox({ error }) {
   );
 }
 
-/** The commit log, kept current by polling: new commits appear without a reload. */
+const WINDOW = 5000n;
+
+/** The commit log (its last 5,000 commits), kept current by polling: new commits appear without a reload. */
 export function useCommitLog(intervalMs = 2000) {
   const [log, setLog] = useState({ commits: [], latest: null, error: null });
   const last = useRef('0');
@@ -95,6 +97,14 @@ export function useCommitLog(intervalMs = 2000) {
     let timer;
     async function poll() {
       try {
+        if (last.current === '0') {
+          // Start a little before the latest commit: a long log is not worth loading whole.
+          const latest = await api.latestCommit().then((c) => BigInt(c.commit), (e) => {
+            if (e instanceof ApiError && e.status === 404) return 0n;
+            throw e;
+          });
+          last.current = String(latest > WINDOW ? latest - WINDOW : 0n);
+        }
         let added = [];
         let page;
         do {
@@ -155,4 +165,12 @@ export function CommitPicker({ commits, value, onChange, label = 'As of commit',
       <button type="button" onClick={() => onChange(null)} disabled={value == null}>Latest</button>
     </div>
   );
+}
+
+/** The latest commit of the log that touched `table` (a table view refreshes only then). */
+export function lastTouch(log, table) {
+  for (let i = log.commits.length - 1; i >= 0; i -= 1) {
+    if (log.commits[i].tables.some((t) => t.table === table)) return log.commits[i].commit;
+  }
+  return null;
 }

@@ -9,7 +9,7 @@ import {
   PointElement, Tooltip,
 } from 'chart.js';
 import { api, commitCompare } from './api.js';
-import { CommitPicker, Grid, ProblemBox } from './common.jsx';
+import { CommitPicker, Grid, ProblemBox, lastTouch } from './common.jsx';
 import { formatValue } from './json.js';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
@@ -43,8 +43,11 @@ const positionLabel = (group, v) => {
   return cols.length ? cols.map((c) => `${c} ${formatValue(v.ordering[c])}`).join(' · ') : `commit ${v.commit}`;
 };
 
-const winnerAt = (v, n) => v.currentFrom != null && commitCompare(v.currentFrom, n) <= 0
-  && (v.currentTo == null || commitCompare(n, v.currentTo) < 0);
+function winnerAt(v, n) {
+  if (n == null) return v.current;
+  return v.currentFrom != null && commitCompare(v.currentFrom, n) <= 0
+    && (v.currentTo == null || commitCompare(n, v.currentTo) < 0);
+}
 
 function status(v) {
   if (v.currentFrom == null) return 'lost on arrival';
@@ -72,7 +75,7 @@ export function StoryPage({ log, table, keyValues, navigate }) {
   useEffect(() => {
     if (!ready) { setStory(null); return; }
     api.history(table, keyValues).then((h) => { setStory(h); setError(null); }, (e) => { setStory(null); setError(e); });
-  }, [ready, table, keyValues.join('\u0000'), log.latest]);
+  }, [ready, table, keyValues.join('\u0000'), lastTouch(log, table)]);
 
   const show = (e) => {
     e.preventDefault();
@@ -107,13 +110,13 @@ export function StoryPage({ log, table, keyValues, navigate }) {
       {story && desc && (
         <>
           <CommitPicker id="story-commit" label="At commit" commits={commits} value={at} onChange={setAt} />
-          {desc.groups.map((g) => {
+          {n != null && desc.groups.map((g) => {
             const versions = story.versions.filter((v) => v.group === g.name);
             return versions.length ? (
               <GroupStory key={g.name} group={g} versions={versions} latest={log.latest} at={n} />
             ) : null;
           })}
-          <RowAt table={table} keyValues={keyValues} desc={desc} at={n} />
+          {n != null && <RowAt table={table} keyValues={keyValues} desc={desc} at={n} />}
         </>
       )}
     </div>
@@ -156,7 +159,7 @@ function GroupStory({ group, versions, latest, at }) {
         y: { type: 'category', title: { display: true, text: 'position (greatest on top)' } },
       },
       plugins: {
-        legend: { display: true },
+        legend: { display: false },
         tooltip: {
           callbacks: {
             label: (ctx) => {
@@ -202,6 +205,14 @@ function GroupStory({ group, versions, latest, at }) {
       <div className="chart" style={{ height: `${80 + 44 * ordered.length}px` }}>
         <canvas ref={canvas} role="img" aria-label={`Timeline of group ${group.name}: ${summary}`} />
       </div>
+      <ul className="legend" aria-label="Legend">
+        <li><span className="sw dot" aria-hidden="true" /> written in (arrival)</li>
+        <li><span className="sw cross" aria-hidden="true">✕</span> lost on arrival: never current</li>
+        <li><span className="sw diamond" aria-hidden="true" /> tombstone</li>
+        <li><span className="sw bar current" aria-hidden="true" /> winner until now</li>
+        <li><span className="sw bar past" aria-hidden="true" /> winner, then superseded</li>
+        <li><span className="sw line" aria-hidden="true" /> the picked commit</li>
+      </ul>
       <div className="grid-wrap">
         <table className="grid versions" data-testid={`versions-${group.name}`}>
           <caption>Versions of group {group.name}, greatest position first; the winner at commit {at} is marked</caption>

@@ -1,11 +1,23 @@
 // Tables: the catalog with modes, keys, groups and row counts; a table's rows paged, sorted and
 // filtered, now or as of a picked commit; and the diff between two commits.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { api, quoteIdent } from './api.js';
-import { CommitPicker, Grid, ProblemBox } from './common.jsx';
+import { CommitPicker, Grid, ProblemBox, lastTouch } from './common.jsx';
 import { formatValue } from './json.js';
 
 const PAGE = 50;
+
+/** `value`, but changing at most once per `ms` (the last change is not lost). */
+function useThrottled(value, ms) {
+  const [shown, setShown] = useState(value);
+  const last = useRef(0);
+  useEffect(() => {
+    const wait = Math.max(0, last.current + ms - Date.now());
+    const timer = setTimeout(() => { last.current = Date.now(); setShown(value); }, wait);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return shown;
+}
 const hasHistory = (mode) => mode === 'VERSIONED' || mode === 'APPEND';
 
 export function TablesPage({ log, table, view, navigate }) {
@@ -19,6 +31,8 @@ export function TablesPage({ log, table, view, navigate }) {
 
   // Row counts through the statement endpoint: one request for all tables; a failure (a table the
   // caller may not read) falls back to one request per table.
+  // Counting is a scan of every table: at most every 10 s while commits land.
+  const countTick = useThrottled(log.latest, 10000);
   useEffect(() => {
     if (!list || list.length === 0) return;
     const names = list.map((t) => t.name).slice(0, 100);
@@ -30,7 +44,7 @@ export function TablesPage({ log, table, view, navigate }) {
         () => setCounts((c) => ({ ...c, [n]: '?' })),
       )),
     );
-  }, [list, log.latest]);
+  }, [(list || []).map((t) => t.name).join(','), countTick]);
 
   return (
     <div className="split">
@@ -61,9 +75,10 @@ export function TablesPage({ log, table, view, navigate }) {
 function TableDetail({ name, view, log, navigate }) {
   const [desc, setDesc] = useState(null);
   const [error, setError] = useState(null);
+  const touched = lastTouch(log, name);
   useEffect(() => {
     api.describe(name).then(setDesc, setError);
-  }, [name, log.latest]);
+  }, [name, touched]);
   if (error) return <ProblemBox error={error} />;
   if (!desc) return <p aria-busy="true">Loading…</p>;
   return (
@@ -129,8 +144,8 @@ function RowsView({ desc, log, navigate }) {
     [log.commits, desc.createdCommit],
   );
   const cursor = cursors[cursors.length - 1];
-  // Live: an unpinned first page follows the latest commit.
-  const follow = asOf == null && cursor == null ? log.latest : null;
+  // Live: an unpinned first page follows the commits that touch the table.
+  const follow = asOf == null && cursor == null ? lastTouch(log, desc.name) : null;
 
   useEffect(() => {
     let cancelled = false;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,7 @@ class ConsoleBrowserTests extends IntegrationTest {
             profile = Files.createTempDirectory("verso-chromium");
             ChromeOptions options = new ChromeOptions();
             options.setBinary(CHROMIUM.toFile());
+            options.setCapability("goog:loggingPrefs", java.util.Map.of("browser", "ALL"));
             options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--disable-dev-shm-usage", "--window-size=1400,1000", "--user-data-dir=" + profile);
@@ -64,9 +66,17 @@ class ConsoleBrowserTests extends IntegrationTest {
                     .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
             browser = new ChromeDriver(service, options);
         }
-        wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         wait.ignoring(StaleElementReferenceException.class); // React re-renders between a find and a read
         Files.createDirectories(SHOTS);
+    }
+
+    /** A script error anywhere on the way fails the test, even when the page still showed what it checked. */
+    @AfterEach
+    void noScriptErrors() {
+        if (browser != null) {
+            assertThat(browserLog()).as("browser log").noneMatch(line -> line.contains("Uncaught"));
+        }
     }
 
     @AfterAll
@@ -105,7 +115,7 @@ class ConsoleBrowserTests extends IntegrationTest {
         open("/#/tables/" + balances);
         waitForText(By.cssSelector("[data-testid=rows-status]"), "read at commit " + c4);
         assertThat(cell("rows-grid", 0, "amount")).isEqualTo("104");
-        WebElement entry = browser.findElement(By.cssSelector(".table-list a[aria-current=page]"));
+        WebElement entry = wait.until(d -> d.findElement(By.cssSelector(".table-list a[aria-current=page]")));
         assertThat(entry.getText()).contains(balances).contains("VERSIONED");
         wait.until(d -> entry.findElement(By.className("count")).getText().equals("1"));
         screenshot("tables");
@@ -128,7 +138,7 @@ class ConsoleBrowserTests extends IntegrationTest {
         screenshot("story");
 
         // The commit slider, moved with the keyboard, re-reads the row at each commit.
-        WebElement slider = browser.findElement(By.id("story-commit-slider"));
+        WebElement slider = wait.until(d -> d.findElement(By.id("story-commit-slider")));
         slider.sendKeys(Keys.HOME);
         long[] commits = {c1, c2, c3, c4};
         String[] amounts = {"101", "102", "102", "104"};
@@ -151,7 +161,7 @@ class ConsoleBrowserTests extends IntegrationTest {
         // The same slider on the Tables page reads the table AS OF the picked commit.
         open("/#/tables/" + balances);
         waitForText(By.cssSelector("[data-testid=rows-status]"), "read at commit " + c4);
-        WebElement rowsSlider = browser.findElement(By.id("rows-commit-slider"));
+        WebElement rowsSlider = wait.until(d -> d.findElement(By.id("rows-commit-slider")));
         rowsSlider.sendKeys(Keys.HOME);
         waitForText(By.cssSelector("[data-testid=rows-status]"), "(as of commit " + created + ")");
         screenshot("tables-as-of-created");
@@ -171,7 +181,7 @@ class ConsoleBrowserTests extends IntegrationTest {
         editor.sendKeys(Keys.chord(Keys.CONTROL, Keys.ENTER));
         waitForText(By.cssSelector("[data-testid=results] .status"), "Read at commit " + c4);
         assertThat(cell("result-0", 0, "amount")).isEqualTo("104");
-        WebElement sqlSlider = browser.findElement(By.id("sql-commit-slider"));
+        WebElement sqlSlider = wait.until(d -> d.findElement(By.id("sql-commit-slider")));
         for (int i = commits.length - 2; i >= 0; i--) {
             sqlSlider.sendKeys(Keys.ARROW_LEFT);
             waitForText(By.cssSelector("[data-testid=results] .status"), "reads as of commit " + commits[i]);
@@ -230,7 +240,7 @@ class ConsoleBrowserTests extends IntegrationTest {
         waitForText(By.cssSelector("[data-testid=rows-status]"), "read at commit " + after);
         long later = sql.write("UPSERT INTO " + prices + " VALUES ('DOGE', 0.1, 'd', 1)");
         waitForText(By.cssSelector("[data-testid=rows-status]"), "4 rows · read at commit " + later);
-        browser.findElement(By.linkText("Commits")).click();
+        js("location.hash = '#/commits'"); // as the header's link does: no reload
         waitForText(By.cssSelector("[data-testid=latest-commit]"), "Latest commit " + later);
         assertThat(browser.findElement(By.cssSelector("[data-testid=commits-grid] tbody tr")).getText())
                 .startsWith(Long.toString(later)).contains(prices + " (1)");
@@ -326,9 +336,16 @@ class ConsoleBrowserTests extends IntegrationTest {
     }
 
     private void waitForText(By by, String text) {
-        wait.withMessage(() -> "waiting for '" + text + "' in " + by + ", page shows: "
-                        + browser.findElements(by).stream().map(WebElement::getText).toList())
+        new WebDriverWait(browser, Duration.ofSeconds(30)).ignoring(StaleElementReferenceException.class)
+                .withMessage(() -> "waiting for '" + text + "' in " + by + ", page shows: "
+                        + browser.findElements(by).stream().map(WebElement::getText).toList()
+                        + " at " + browser.getCurrentUrl() + ", browser log: " + browserLog())
                 .until(d -> d.findElements(by).stream().anyMatch(e -> e.getText().contains(text)));
+    }
+
+    private List<String> browserLog() {
+        return browser.manage().logs().get(org.openqa.selenium.logging.LogType.BROWSER).getAll().stream()
+                .map(e -> e.getLevel() + " " + e.getMessage()).toList();
     }
 
     private Object js(String script) {
