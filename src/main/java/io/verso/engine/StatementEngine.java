@@ -442,6 +442,12 @@ public class StatementEngine {
                         c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name(), ordering, null,
                         null));
             }
+            if (table.systemVersioned() && !table.period().implicit()) {
+                for (String period : List.of(table.period().start(), table.period().end())) {
+                    rows.add(java.util.Arrays.asList("COLUMN", period, table.period().type().display(), false, null,
+                            null, null, period.equals(table.period().start()) ? "ROW START" : "ROW END", null, null));
+                }
+            }
             for (var index : table.indexes()) {
                 String columns = String.join(", ", index.columns().stream()
                         .map(p -> table.columnByPhysical(p).map(ColumnDef::name).orElse(p)).toList());
