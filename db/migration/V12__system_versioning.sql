@@ -4,3 +4,7 @@ ALTER TABLE verso.user_tables
     ADD COLUMN period_start    TEXT,
     ADD COLUMN period_end      TEXT,
     ADD COLUMN period_implicit BOOLEAN NOT NULL DEFAULT FALSE;
+
+ALTER TABLE verso.user_tables DROP CONSTRAINT user_tables_mode_check;
+ALTER TABLE verso.user_tables ADD CONSTRAINT user_tables_mode_check
+    CHECK (mode IN ('APPEND', 'UPSERT', 'VERSIONED', 'SYSTEM'));

@@ -63,8 +63,10 @@ public final class AsOfResolver {
             case FROM_TO, BETWEEN -> {
                 java.time.Instant from = instants.at(time.from());
                 java.time.Instant to = instants.at(time.to());
-                if (from.isAfter(to)) {
-                    // Reversed bounds read nothing, as in MariaDB: no version is current after commit 0.
+                boolean fromTo = time.kind() == AsOf.SystemTimeKind.FROM_TO;
+                if (fromTo ? !from.isBefore(to) : from.isAfter(to)) {
+                    // As MariaDB: FROM t1 TO t2 needs t1 < t2, BETWEEN t1 AND t2 needs t1 <= t2, else nothing is read
+                    // (no version is current after commit 0).
                     yield new Long[] {0L, 0L};
                 }
                 // FROM: row_start < t2; BETWEEN: row_start <= t2. Both: row_end > t1.

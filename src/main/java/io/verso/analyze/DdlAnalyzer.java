@@ -220,6 +220,10 @@ public final class DdlAnalyzer {
             }
             lines.add(line.toString());
         }
+        if (table.systemVersioned() && !table.period().implicit()) {
+            lines.add("    " + quoteIfNeeded(table.period().start()) + " TIMESTAMP(6) GENERATED ALWAYS AS ROW START");
+            lines.add("    " + quoteIfNeeded(table.period().end()) + " TIMESTAMP(6) GENERATED ALWAYS AS ROW END");
+        }
         if (!table.keyColumns().isEmpty()) {
             lines.add("    PRIMARY KEY (" + String.join(", ",
                     table.keyColumns().stream().map(c -> quoteIfNeeded(c.name())).toList()) + ")");
@@ -231,7 +235,17 @@ public final class DdlAnalyzer {
             lines.add("    ATTRIBUTE GROUP " + quoteIfNeeded(g.name()) + " (" + String.join(", ",
                     table.columnsOf(g).stream().map(c -> quoteIfNeeded(c.name())).toList()) + ")" + ordering(g));
         }
-        out.append(String.join(",\n", lines)).append("\n) ").append(table.mode().name());
+        if (table.systemVersioned() && !table.period().implicit()) {
+            lines.add("    PERIOD FOR SYSTEM_TIME (" + quoteIfNeeded(table.period().start()) + ", "
+                    + quoteIfNeeded(table.period().end()) + ")");
+        }
+        out.append(String.join(",\n", lines)).append("\n)");
+        if (table.mode() == TableMode.SYSTEM) {
+            // Implicit period columns are invisible, here too; a table whose versioning was dropped keeps SQL semantics.
+            out.append(table.systemVersioned() ? " WITH SYSTEM VERSIONING" : "");
+        } else {
+            out.append(' ').append(table.mode().name());
+        }
         if (table.mode().keyed()) {
             out.append(ordering(table.defaultGroup()));
         }

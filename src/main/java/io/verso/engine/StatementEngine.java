@@ -389,6 +389,20 @@ public class StatementEngine {
             if (statement instanceof Statement.TransactionControl t) {
                 return transactionControl(t);
             }
+            Ident periodColumn = statement instanceof Statement.DropColumn d ? d.column()
+                    : statement instanceof Statement.RenameColumn r ? r.from()
+                    : statement instanceof Statement.AddColumn add ? add.column().name() : null;
+            if (periodColumn != null) {
+                TableDef altered = table(statement instanceof Statement.DropColumn d ? d.table()
+                        : statement instanceof Statement.RenameColumn r ? r.table() : ((Statement.AddColumn) statement).table());
+                if (altered.systemVersioned() && altered.period().names(periodColumn.name())) {
+                    throw VersoException.at(statement instanceof Statement.AddColumn ? ErrorCode.DUPLICATE_NAME
+                            : ErrorCode.PERIOD_COLUMN_ALTER, "column '" + periodColumn.name() + "' of " + altered.name()
+                            + " is a period column of system versioning" + (statement instanceof Statement.AddColumn
+                            ? "" : ": it cannot be dropped or renamed (DROP SYSTEM VERSIONING removes the period)"),
+                            periodColumn.pos());
+                }
+            }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);
             }
@@ -529,6 +543,12 @@ public class StatementEngine {
                         c.defaultValue(), c.isKey() ? c.keyPosition() + 1 : null,
                         c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name(), ordering, null,
                         null));
+            }
+            if (table.systemVersioned() && !table.period().implicit()) {
+                for (String period : List.of(table.period().start(), table.period().end())) {
+                    rows.add(java.util.Arrays.asList("COLUMN", period, table.period().type().display(), false, null,
+                            null, null, period.equals(table.period().start()) ? "ROW START" : "ROW END", null, null));
+                }
             }
             for (var index : table.indexes()) {
                 String columns = String.join(", ", index.columns().stream()
@@ -750,6 +770,10 @@ public class StatementEngine {
                 catalogChanged();
                 touch(create.name().name(), 0);
                 return created;
+            }
+            if (!create.checks().isEmpty()) {
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "CHECK constraints are not supported yet",
+                        create.checks().get(0).pos());
             }
             TableDef table = catalog.create(DdlAnalyzer.createTable(create, commit));
             DdlCompiler.createTable(table).forEach(sql::update);

@@ -109,8 +109,8 @@ public class TableService {
             throw RequestJson.invalid("\"name\" must not be empty", "/name");
         }
         String mode = RequestJson.string(definition, "mode", "/mode", false);
-        if (mode != null && !List.of("APPEND", "UPSERT", "VERSIONED").contains(mode)) {
-            throw RequestJson.invalid("\"mode\" is one of APPEND, UPSERT, VERSIONED", "/mode");
+        if (mode != null && !List.of("APPEND", "UPSERT", "VERSIONED", "SYSTEM").contains(mode)) {
+            throw RequestJson.invalid("\"mode\" is one of APPEND, UPSERT, VERSIONED, SYSTEM", "/mode");
         }
         Script script = new Script().sql("CREATE TABLE ");
         if (RequestJson.bool(definition, "ifNotExists", "/ifNotExists")) {
@@ -156,7 +156,9 @@ public class TableService {
             ordering(script, group, at);
         }
         script.newline().mark("/mode").sql(")");
-        if (mode != null) {
+        if ("SYSTEM".equals(mode)) {
+            script.sql(" WITH SYSTEM VERSIONING");
+        } else if (mode != null) {
             script.sql(" ").sql(mode);
         }
         ordering(script, definition, "");
