@@ -27,6 +27,9 @@ import io.verso.compile.SqlBuilder;
 import io.verso.compile.WriteCompiler;
 import io.verso.compile.WriteCompiler.GroupBatch;
 import io.verso.config.VersoProperties;
+import io.verso.derive.DeriveContext;
+import io.verso.derive.DerivedDef;
+import io.verso.derive.Deriver;
 import io.verso.engine.StatementResult.Column;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
@@ -79,11 +82,13 @@ public class StatementEngine {
     private final TransactionTemplate transaction;
     private final EngineObserver observer;
     private final Views views;
+    private final Deriver deriver;
 
     public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
-                           EngineObserver observer) {
+                           EngineObserver observer, Deriver deriver) {
         this.catalog = catalog;
+        this.deriver = deriver;
         this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
         this.commits = commits;
@@ -137,7 +142,7 @@ public class StatementEngine {
     }
 
     /** The state of one request: its commit, the positions it handed out, the tables it touched. */
-    private final class Request implements RequestContext, TableLookup {
+    private final class Request implements RequestContext, TableLookup, DeriveContext {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
@@ -148,6 +153,10 @@ public class StatementEngine {
         private AsOfResolver asOf;
         private Catalog.Snapshot catalogSnapshot;
         private int position;
+        /** Derived table definitions, read once per writing request (null until needed). */
+        private List<DerivedDef> derived;
+        private final Set<String> erased = new HashSet<>();
+        private final Set<String> derivedCreated = new HashSet<>();
 
         Request(List<Object> params, boolean writes, String actor) {
             this.params = params;
@@ -212,6 +221,10 @@ public class StatementEngine {
                 results.add(execute(statement));
             }
             if (writes) {
+                // Derived tables follow their sources inside this transaction: the commit is seen whole or not at all.
+                if (!touched.isEmpty()) {
+                    deriver.apply(this, derived(), Set.copyOf(touched.keySet()), erased, derivedCreated);
+                }
                 Set<CommitRecord.TableTouched> tablesTouched = touched.entrySet().stream()
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
@@ -268,6 +281,70 @@ public class StatementEngine {
         }
 
         @Override
+        public List<String[]> texts(CompiledSql statement) {
+            return sql.texts(statement);
+        }
+
+        @Override
+        public int update(CompiledSql statement) {
+            return sql.update(statement);
+        }
+
+        @Override
+        public List<String[]> columnTypes(CompiledSql statement) {
+            return sql.query(statement, rs -> {
+                var meta = rs.getMetaData();
+                List<String[]> types = new ArrayList<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    types.add(new String[] {meta.getColumnTypeName(i), Integer.toString(meta.getPrecision(i)),
+                            Integer.toString(meta.getScale(i))});
+                }
+                return types;
+            });
+        }
+
+        private List<DerivedDef> derived() {
+            if (derived == null) {
+                derived = deriver.all();
+            }
+            return derived;
+        }
+
+        /** Users write sources; derived tables are written by the engine only, and outlive no source. */
+        private void guardDerived(Statement statement) {
+            Ident written = null;
+            if (statement instanceof Statement.InsertRows i) {
+                written = i.table();
+            } else if (statement instanceof Statement.Update u) {
+                written = u.table();
+            } else if (statement instanceof Statement.Delete d) {
+                written = d.table();
+            } else if (statement instanceof Statement.Erase e) {
+                written = e.table();
+            } else if (statement instanceof Statement.AddColumn a) {
+                written = a.table();
+            } else if (statement instanceof Statement.DropColumn d) {
+                written = d.table();
+            } else if (statement instanceof Statement.RenameColumn r) {
+                written = r.table();
+            } else if (statement instanceof Statement.ChangeOrdering c) {
+                written = c.table();
+            }
+            if (written != null) {
+                deriver.refuseWrite(derived(), written, statement.getClass().getSimpleName().toUpperCase());
+            }
+            if (statement instanceof Statement.DropTable d) {
+                deriver.refuseDependency(derived(), d.name(), "DROP TABLE");
+            } else if (statement instanceof Statement.RenameTable r) {
+                deriver.refuseDependency(derived(), r.table(), "RENAME of");
+            } else if (statement instanceof Statement.DropColumn d) {
+                deriver.refuseDependency(derived(), d.table(), "DROP COLUMN of");
+            } else if (statement instanceof Statement.RenameColumn r) {
+                deriver.refuseDependency(derived(), r.table(), "RENAME COLUMN of");
+            }
+        }
+
+        @Override
         public void touch(String table, long rows) {
             touched.merge(table, rows, Long::sum);
         }
@@ -275,6 +352,23 @@ public class StatementEngine {
         private StatementResult execute(Statement statement) {
             if (statement instanceof Statement.Select s) {
                 return select(s);
+            }
+            if (writes) {
+                guardDerived(statement);
+            }
+            if (statement instanceof Statement.Erase e) {
+                erased.add(e.table().name());
+            }
+            if (statement instanceof Statement.CreateDerived c) {
+                TableDef table = deriver.create(c, this);
+                derived = null;
+                derivedCreated.add(table.name());
+                return new StatementResult.Changed("CREATE DERIVED TABLE", table.name(), true, null);
+            }
+            if (statement instanceof Statement.ShowDerived) {
+                return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
+                        new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
+                        new Column("applied_through", "BIGINT")), deriver.show(asOf.latestCommit()), null);
             }
             if (statement instanceof Statement.InsertRows i) {
                 return insertRows(i);
