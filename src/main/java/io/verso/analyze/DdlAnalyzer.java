@@ -237,7 +237,7 @@ public final class DdlAnalyzer {
         }
         out.append(';');
         for (var index : table.indexes()) {
-            out.append("\nCREATE INDEX ").append(quoteIfNeeded(index.name())).append(" ON ")
+            out.append(index.unique() ? "\nCREATE UNIQUE INDEX " : "\nCREATE INDEX ").append(quoteIfNeeded(index.name())).append(" ON ")
                     .append(quoteIfNeeded(table.name())).append(" (")
                     .append(String.join(", ", index.columns().stream()
                             .map(p -> quoteIfNeeded(table.columnByPhysical(p).map(ColumnDef::name).orElse(p))).toList()))

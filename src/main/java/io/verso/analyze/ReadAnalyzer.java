@@ -224,8 +224,20 @@ public final class ReadAnalyzer {
                 if (item instanceof SelectItem.Item it) {
                     check.check(it.expr());
                 } else {
-                    throw VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "SELECT * in a grouped query: list the "
-                            + "grouped columns and aggregates instead", item.pos());
+                    // * in a grouped block stands for columns that must each be grouped.
+                    Ident qualifier = item instanceof SelectItem.AllOf all ? all.qualifier() : null;
+                    for (Entry e : frame.entries) {
+                        if (qualifier != null && !qualifier.name().equals(e.alias)) {
+                            continue;
+                        }
+                        for (String column : e.columns) {
+                            if ((qualifier != null || !e.qualifiedOnly.contains(column))
+                                    && !check.grouped(e, column)) {
+                                throw VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "column '" + column
+                                        + "' of * must appear in GROUP BY or be used in an aggregate", item.pos());
+                            }
+                        }
+                    }
                 }
             }
             check.check(block.having());
@@ -810,6 +822,16 @@ public final class ReadAnalyzer {
                 f.over().spec().orderBy().forEach(s -> check(s.expr()));
             }
             children(expr).forEach(this::check);
+        }
+
+        boolean grouped(Entry entry, String column) {
+            for (Expr g : groupBy) {
+                if (g instanceof Expr.ColumnRef gr && targets.get(gr) != null && targets.get(gr).entry() == entry
+                        && targets.get(gr).column().equals(column)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private boolean sameTarget(Target a, Target b) {

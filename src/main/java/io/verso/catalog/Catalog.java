@@ -170,7 +170,8 @@ public class Catalog {
         }
         List<GroupRecord> groups = table.groups().stream().map(g -> new GroupRecord(g.id(), g.name())).toList();
         List<IndexRecord> indexes = table.indexes().stream()
-                .map(i -> new IndexRecord(i.name(), i.physical(), String.join(",", i.columns()), i.scope().name()))
+                .map(i -> new IndexRecord(i.name(), i.physical(), String.join(",", i.columns()), i.scope().name(),
+                        i.unique()))
                 .toList();
         return new TableRecord(id, table.name(), table.mode().name(), maxPhysical + 1, table.horizon(),
                 table.createdCommit(), table.retentionCommits(), table.retentionInterval(), columns, groups, indexes);
@@ -189,7 +190,7 @@ public class Catalog {
                 .toList();
         List<IndexDef> indexes = record.indexes().stream()
                 .map(i -> new IndexDef(i.name(), i.physicalName(), List.of(i.columns().split(",")),
-                        IndexScope.valueOf(i.scope())))
+                        IndexScope.valueOf(i.scope()), i.uniqueIndex()))
                 .toList();
         return new TableDef(record.id(), record.name(), TableMode.valueOf(record.mode()), columns, groups,
                 record.historyHorizon(), record.createdCommit(), indexes, record.retentionCommits(),

@@ -30,6 +30,6 @@ record TableRecord(@Id Long id, String name, String mode, int nextColumnId, long
 
     /** An index; {@code columns} are physical column names, comma-separated. */
     @Table(schema = "verso", name = "user_indexes")
-    record IndexRecord(String name, String physicalName, String columns, String scope) {
+    record IndexRecord(String name, String physicalName, String columns, String scope, boolean uniqueIndex) {
     }
 }

@@ -167,7 +167,19 @@ public final class ExprCompiler {
             if (f.distinct()) {
                 b.sql("DISTINCT ");
             }
-            list(b, f.args());
+            if (function == Function.JSONB_BUILD_OBJECT || function == Function.CONCAT) {
+                // These take "any": PostgreSQL cannot infer a bound string's type there, so say it.
+                for (int i = 0; i < f.args().size(); i++) {
+                    Expr arg = f.args().get(i);
+                    boolean text = arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
+                            || arg instanceof Expr.Parameter p && params.get(p.index()) instanceof String;
+                    b.sql(i > 0 ? ", " : "").sql(text ? "CAST(" : "");
+                    emit(b, arg);
+                    b.sql(text ? " AS text)" : "");
+                }
+            } else {
+                list(b, f.args());
+            }
             sortItems(b, " ORDER BY ", f.orderBy());
         }
         b.sql(")");

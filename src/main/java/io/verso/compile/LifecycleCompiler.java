@@ -64,10 +64,16 @@ public final class LifecycleCompiler {
     public static List<CompiledSql> createIndex(TableDef table, IndexDef index) {
         List<CompiledSql> statements = new ArrayList<>();
         if (table.mode() != TableMode.VERSIONED || index.coversCurrent()) {
-            SqlBuilder b = new SqlBuilder().sql("CREATE INDEX ").ident(indexName(table, index, "cur")).sql(" ON ")
-                    .table(table.currentTable()).sql(" (");
+            SqlBuilder b = new SqlBuilder().sql(index.unique() ? "CREATE UNIQUE INDEX " : "CREATE INDEX ")
+                    .ident(indexName(table, index, "cur")).sql(" ON ").table(table.currentTable()).sql(" (");
             columns(b, index.columns());
-            statements.add(b.sql(")").build());
+            b.sql(")");
+            if (index.unique() && table.mode() != TableMode.APPEND) {
+                // Unique among current rows: a deleted key's row stays behind as a tombstone.
+                b.sql(" WHERE ");
+                RelationCompiler.liveFilter(b, table, null);
+            }
+            statements.add(b.build());
         }
         if (table.mode() == TableMode.VERSIONED && index.coversHistory()) {
             // Versions by the indexed columns, then the commit they became current: a filtered AS OF

@@ -191,6 +191,10 @@ final class Lifecycle {
             throw VersoException.at(ErrorCode.NO_HISTORY, "table " + table.name()
                     + " is an UPSERT table and keeps no history to index: use SCOPE CURRENT", create.pos());
         }
+        if (create.unique() && create.scope() != IndexScope.CURRENT) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a UNIQUE index applies to current rows: "
+                    + "use SCOPE CURRENT", create.pos());
+        }
         List<String> physical = new ArrayList<>();
         for (Ident name : create.columns()) {
             String p = column(table, name).physical();
@@ -200,7 +204,7 @@ final class Lifecycle {
             physical.add(p);
         }
         int next = table.indexes().stream().mapToInt(i -> Integer.parseInt(i.physical().substring(1))).max().orElse(0) + 1;
-        IndexDef index = new IndexDef(create.name().name(), "i" + next, physical, create.scope());
+        IndexDef index = new IndexDef(create.name().name(), "i" + next, physical, create.scope(), create.unique());
         List<IndexDef> indexes = new ArrayList<>(table.indexes());
         indexes.add(index);
         TableDef altered = catalog.update(table.withIndexes(indexes));

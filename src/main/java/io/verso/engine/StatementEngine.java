@@ -410,8 +410,14 @@ public class StatementEngine {
         // ---- reads -----------------------------------------------------------------------------
 
         private StatementResult select(Statement.Select select) {
-            BoundSelect bound = ReadAnalyzer.select(select, this, asOf, params.size());
-            CompiledSql compiled = SelectCompiler.compile(bound, params);
+            BoundSelect bound;
+            CompiledSql compiled;
+            try {
+                bound = ReadAnalyzer.select(select, this, asOf, params.size());
+                compiled = SelectCompiler.compile(bound, params);
+            } catch (StackOverflowError e) {
+                throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+            }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound));
         }
@@ -756,10 +762,24 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + create.name() + "' already exists",
                         create.name().pos());
             }
+            if (!create.checks().isEmpty()) {
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "CHECK constraints are not supported yet",
+                        create.checks().get(0).pos());
+            }
             TableDef table = catalog.create(DdlAnalyzer.createTable(create, commit));
             DdlCompiler.createTable(table).forEach(sql::update);
             catalogChanged();
             touch(table.name(), 0);
+            // UNIQUE columns and column sets: unique indexes over current rows, named as PostgreSQL would.
+            for (List<Ident> unique : create.unique()) {
+                String name = table.name() + "_" + String.join("_", unique.stream().map(Ident::name).toList()) + "_key";
+                if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
+                    name = name.substring(0, 40) + "_" + Integer.toHexString(name.hashCode()) + "_key";
+                }
+                lifecycle.execute(new Statement.CreateIndex(new Ident(name, create.pos()), false, create.name(),
+                        unique, Statement.IndexScope.CURRENT, true, unique.stream().map(u -> false).toList(),
+                        create.pos()), this);
+            }
             return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
         }
 

@@ -624,9 +624,12 @@ final class AstBuilder {
                     c.filter() == null ? null : expr(c.filter().expression()), over(c.over()), pos);
         }
         if (ctx instanceof FunctionCallContext f) {
-            return new Expr.FunctionCall(ident(f.identifier()),
+            FunctionNameContext name = f.functionName();
+            Ident function = name.identifier() != null ? ident(name.identifier())
+                    : new Ident(name.getText().toLowerCase(Locale.ROOT), pos(name));
+            return new Expr.FunctionCall(function,
                     f.quantifier != null && f.quantifier.getType() == VersoSqlParser.DISTINCT, false,
-                    f.expression().stream().map(this::expr).toList(), sortItems(f.sortItem()), sortItems(f.withinGroup),
+                    f.expression().stream().map(this::expr).toList(), sortItems(f.argOrder), sortItems(f.withinGroup),
                     f.filter() == null ? null : expr(f.filter().expression()), over(f.over()), pos);
         }
         if (ctx instanceof DereferenceContext d) {

@@ -54,7 +54,12 @@ public final class SqlParser {
             tree = parseScript(parser);
         }
         AstBuilder builder = new AstBuilder(tokens);
-        List<Statement> statements = tree.statement().stream().map(builder::statement).toList();
+        List<Statement> statements;
+        try {
+            statements = tree.statement().stream().map(builder::statement).toList();
+        } catch (StackOverflowError e) {
+            throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+        }
         return new Script(statements, builder.parameterCount());
     }
 

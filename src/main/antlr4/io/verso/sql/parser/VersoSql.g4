@@ -349,13 +349,20 @@ primaryExpression
     | SUBSTRING LPAREN valueExpression FROM from=valueExpression (FOR forLength=valueExpression)? RPAREN  #substringFrom
     | TRIM LPAREN side=(BOTH | LEADING | TRAILING)? chars=valueExpression? FROM valueExpression RPAREN  #trimFrom
     | identifier LPAREN ASTERISK RPAREN filter? over?                          #countStar
-    | identifier LPAREN (quantifier=(ALL | DISTINCT)? expression (COMMA expression)*
-          (ORDER BY sortItem (COMMA sortItem)*)?)? RPAREN
+    | functionName LPAREN (quantifier=(ALL | DISTINCT)? expression (COMMA expression)*
+          (ORDER BY argOrder+=sortItem (COMMA argOrder+=sortItem)*)?)? RPAREN
           (WITHIN GROUP LPAREN ORDER BY withinGroup+=sortItem (COMMA withinGroup+=sortItem)* RPAREN)?
           filter? over?                                                         #functionCall
     | identifier (DOT identifier)+                                              #dereference
     | identifier                                                                #columnReference
     | LPAREN expression RPAREN                                                  #parenthesized
+    ;
+
+// left() and right() are functions as well as join keywords.
+functionName
+    : identifier
+    | LEFT
+    | RIGHT
     ;
 
 filter
