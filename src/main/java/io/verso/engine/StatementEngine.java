@@ -331,7 +331,10 @@ public class StatementEngine {
                 written = c.table();
             }
             if (written != null) {
-                deriver.refuseWrite(derived(), written, statement.getClass().getSimpleName().toUpperCase());
+                String what = statement instanceof Statement.InsertRows i ? (i.upsert() ? "UPSERT" : "INSERT")
+                        : statement instanceof Statement.Update ? "UPDATE" : statement instanceof Statement.Delete
+                        ? "DELETE" : statement instanceof Statement.Erase ? "ERASE" : "ALTER TABLE";
+                deriver.refuseWrite(derived(), written, what);
             }
             if (statement instanceof Statement.DropTable d) {
                 deriver.refuseDependency(derived(), d.name(), "DROP TABLE");

@@ -27,7 +27,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 class DerivedTableProperties extends IntegrationTest {
 
-    private static final int SEEDS = 4;
+    private static final int SEEDS = 3;
 
     @Autowired
     JdbcTemplate jdbc;
@@ -78,7 +78,7 @@ class DerivedTableProperties extends IntegrationTest {
         List<Version> versions = new ArrayList<>();
         List<int[]> appended = new ArrayList<>(); // {k, amt, commit}
         List<Long> commits = new ArrayList<>();
-        int total = 16 + random.nextInt(8);
+        int total = 12 + random.nextInt(6);
         for (int c = 0; c < total; c++) {
             if (c == total / 3) {
                 derived.add(create(first, s, e, plainS, plainE, derived));
