@@ -8,3 +8,5 @@ CREATE TABLE "verso_data"."t9_hist" ("c1" bigint NOT NULL, "c2" text, "c3" numer
   "c4" timestamptz, "_g" smallint NOT NULL, "_commit" bigint NOT NULL, "_pos" integer NOT NULL, "_deleted" boolean NOT NULL, "_from" bigint, "_to" bigint)
 
 CREATE INDEX ON "verso_data"."t9_hist" ("c1", "_g", "_from")
+
+CREATE INDEX ON "verso_data"."t9_hist" USING brin ("_from")

@@ -28,6 +28,9 @@ import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.compile.WriteCompiler;
 import io.verso.config.VersoProperties;
+import io.verso.derive.DeriveContext;
+import io.verso.derive.DerivedDef;
+import io.verso.derive.Deriver;
 import io.verso.engine.StatementResult.Column;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
@@ -90,11 +93,14 @@ public class StatementEngine {
     private final AccessStatements accessStatements;
     private final ReadRouter router;
     private final SystemVersioning system;
+    private final Deriver deriver;
 
     public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
-                           EngineObserver observer, AccessControl access, ObjectProvider<ReadRouter> router) {
+                           EngineObserver observer, AccessControl access, ObjectProvider<ReadRouter> router,
+                           Deriver deriver) {
         this.catalog = catalog;
+        this.deriver = deriver;
         this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
         this.system = new SystemVersioning(catalog, sql);
@@ -173,7 +179,7 @@ public class StatementEngine {
     }
 
     /** The state of one request: its commit, the positions it handed out, the tables it touched. */
-    private final class Request implements RequestContext, TableLookup {
+    private final class Request implements RequestContext, TableLookup, DeriveContext {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
@@ -192,6 +198,10 @@ public class StatementEngine {
         /** START TRANSACTION seen (a savepoint to ROLLBACK to) and what was touched then; see transactionControl. */
         private Map<String, Long> touchedAtStart;
         private boolean rolledBack;
+        /** Derived table definitions, read once per writing request (null until needed). */
+        private List<DerivedDef> derived;
+        private final Set<String> erased = new HashSet<>();
+        private final Set<String> derivedCreated = new HashSet<>();
 
         Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
                 ReadRouter.ReadTarget target) {
@@ -269,6 +279,10 @@ public class StatementEngine {
                 return new ExecutionResult(null, latest, results);
             }
             if (writes) {
+                // Derived tables follow their sources inside this transaction: the commit is seen whole or not at all.
+                if (!touched.isEmpty()) {
+                    deriver.apply(this, derived(), Set.copyOf(touched.keySet()), erased, derivedCreated);
+                }
                 Set<CommitRecord.TableTouched> tablesTouched = touched.entrySet().stream()
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
@@ -371,6 +385,73 @@ public class StatementEngine {
         }
 
         @Override
+        public List<String[]> texts(CompiledSql statement) {
+            return sql.texts(statement);
+        }
+
+        @Override
+        public int update(CompiledSql statement) {
+            return sql.update(statement);
+        }
+
+        @Override
+        public List<String[]> columnTypes(CompiledSql statement) {
+            return sql.query(statement, rs -> {
+                var meta = rs.getMetaData();
+                List<String[]> types = new ArrayList<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    types.add(new String[] {meta.getColumnTypeName(i), Integer.toString(meta.getPrecision(i)),
+                            Integer.toString(meta.getScale(i))});
+                }
+                return types;
+            });
+        }
+
+        private List<DerivedDef> derived() {
+            if (derived == null) {
+                derived = deriver.all();
+            }
+            return derived;
+        }
+
+        /** Users write sources; derived tables are written by the engine only, and outlive no source. */
+        private void guardDerived(Statement statement) {
+            Ident written = null;
+            if (statement instanceof Statement.InsertRows i) {
+                written = i.table();
+            } else if (statement instanceof Statement.Update u) {
+                written = u.table();
+            } else if (statement instanceof Statement.Delete d) {
+                written = d.table();
+            } else if (statement instanceof Statement.Erase e) {
+                written = e.table();
+            } else if (statement instanceof Statement.AddColumn a) {
+                written = a.table();
+            } else if (statement instanceof Statement.DropColumn d) {
+                written = d.table();
+            } else if (statement instanceof Statement.RenameColumn r) {
+                written = r.table();
+            } else if (statement instanceof Statement.ChangeOrdering c) {
+                written = c.table();
+            }
+            if (written != null) {
+                String what = statement instanceof Statement.InsertRows i ? (i.upsert() ? "UPSERT" : "INSERT")
+                        : statement instanceof Statement.Update ? "UPDATE" : statement instanceof Statement.Delete
+                        ? "DELETE" : statement instanceof Statement.Erase ? "ERASE" : "ALTER TABLE";
+                deriver.refuseWrite(derived(), written, what);
+            }
+            if (statement instanceof Statement.DropTable d) {
+                deriver.refuseDependency(derived(), d.name(), "DROP TABLE");
+            } else if (statement instanceof Statement.RenameTable r) {
+                deriver.refuseDependency(derived(), r.table(), "RENAME of");
+            } else if (statement instanceof Statement.DropColumn d) {
+                deriver.refuseDependency(derived(), d.table(), "DROP COLUMN of");
+            } else if (statement instanceof Statement.RenameColumn r) {
+                deriver.refuseDependency(derived(), r.table(), "RENAME COLUMN of");
+            }
+        }
+
+        @Override
         public void touch(String table, long rows) {
             touched.merge(table, rows, Long::sum);
         }
@@ -388,6 +469,23 @@ public class StatementEngine {
             }
             if (statement instanceof Statement.TransactionControl t) {
                 return transactionControl(t);
+            }
+            if (writes) {
+                guardDerived(statement);
+            }
+            if (statement instanceof Statement.Erase e) {
+                erased.add(e.table().name());
+            }
+            if (statement instanceof Statement.CreateDerived c) {
+                TableDef table = deriver.create(c, this);
+                derived = null;
+                derivedCreated.add(table.name());
+                return new StatementResult.Changed("CREATE DERIVED TABLE", table.name(), true, null);
+            }
+            if (statement instanceof Statement.ShowDerived) {
+                return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
+                        new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
+                        new Column("applied_through", "BIGINT")), deriver.show(asOf.latestCommit()), null);
             }
             Ident periodColumn = statement instanceof Statement.DropColumn d ? d.column()
                     : statement instanceof Statement.RenameColumn r ? r.from()

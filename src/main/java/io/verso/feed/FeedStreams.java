@@ -9,7 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
  * spends its life waiting, and the number of streams is bounded by the server's connections.
  */
 @Component
-public class FeedStreams implements DisposableBean {
+public class FeedStreams implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(FeedStreams.class);
     static final Duration HEARTBEAT = Duration.ofSeconds(15);
@@ -34,6 +34,9 @@ public class FeedStreams implements DisposableBean {
         void heartbeat() throws IOException;
 
         void failed(RuntimeException error);
+
+        /** The service is stopping: end the response so the client reconnects (to another instance). */
+        void end();
     }
 
     private final ChangeFeed feed;
@@ -58,7 +61,7 @@ public class FeedStreams implements DisposableBean {
             } catch (IOException e) {
                 log.debug("Feed stream of {} ended: {}", table, e.toString());
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                sink.end();
             } catch (RuntimeException e) {
                 sink.failed(e);
             }
@@ -97,8 +100,25 @@ public class FeedStreams implements DisposableBean {
         return out;
     }
 
+    private volatile boolean running;
+
     @Override
-    public void destroy() {
+    public void start() {
+        running = true;
+    }
+
+    /**
+     * Ends every stream before the web server's graceful shutdown (a later phase stops first), which
+     * would otherwise wait for these never-ending responses.
+     */
+    @Override
+    public void stop() {
+        running = false;
         executor.shutdownNow();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
     }
 }

@@ -77,6 +77,11 @@ class FeedController {
             }
 
             @Override
+            public void end() {
+                emitter.complete();
+            }
+
+            @Override
             public void failed(RuntimeException error) {
                 try {
                     String code = error instanceof VersoException v ? v.code().name() : "INTERNAL_ERROR";

@@ -1,0 +1,388 @@
+package io.verso.derive;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.verso.analyze.BoundRelation;
+import io.verso.analyze.BoundSelect;
+import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.ReadAnalyzer;
+import io.verso.analyze.WriteAnalyzer;
+import io.verso.analyze.WriteAnalyzer.RowInput;
+import io.verso.catalog.Catalog;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.compile.CompiledSql;
+import io.verso.compile.DdlCompiler;
+import io.verso.compile.RelationCompiler;
+import io.verso.compile.SelectCompiler;
+import io.verso.compile.SqlBuilder;
+import io.verso.compile.WriteCompiler;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
+import io.verso.sql.ast.AsOf;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Query;
+import io.verso.sql.ast.Statement;
+import io.verso.sql.ast.TypeSpec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+
+/**
+ * Creates derived tables and keeps them exact. At every write commit, each derived table whose
+ * sources the commit changed is brought up to date inside the same transaction: its query is run
+ * over the sources as the commit leaves them, compared in PostgreSQL with the derived table's
+ * current rows, and only the keys whose row differs get a version (or a tombstone) at this commit.
+ * Created over existing history, a derived table replays every earlier commit of its sources the
+ * same way, with the query AS OF that commit, so it is exact AS OF every commit too. An ERASE of a
+ * source rebuilds its derived tables from scratch, so the erased keys leave their history as well.
+ */
+@Service
+public class Deriver {
+
+    private static final Logger log = LoggerFactory.getLogger(Deriver.class);
+    private static final Pos NOWHERE = new Pos(1, 1);
+
+    private final Catalog catalog;
+    private final JdbcTemplate jdbc;
+    private final Counter replayed;
+
+    public Deriver(Catalog catalog, JdbcTemplate jdbc, MeterRegistry meters) {
+        this.catalog = catalog;
+        this.jdbc = jdbc;
+        this.replayed = Counter.builder("verso.derived.replayed.commits")
+                .description("Source commits applied to derived tables while building their history").register(meters);
+    }
+
+    /** Every derived table, in creation order (a derived table comes after those it reads). */
+    public List<DerivedDef> all() {
+        return jdbc.query("SELECT d.table_id, t.name, d.query, d.sources, d.created_commit FROM verso.derived_tables d"
+                + " JOIN verso.user_tables t ON t.id = d.table_id ORDER BY d.table_id", (rs, i) -> new DerivedDef(
+                        rs.getLong(1), rs.getString(2), rs.getString(3),
+                        List.of((String[]) rs.getArray(4).getArray()), rs.getLong(5)));
+    }
+
+    /** Refuses a user's write (or ALTER, or ERASE) of a derived table. */
+    public void refuseWrite(List<DerivedDef> derived, Ident table, String statement) {
+        if (derived.stream().anyMatch(d -> d.name().equals(table.name()))) {
+            throw VersoException.at(ErrorCode.DERIVED_TABLE_READ_ONLY, statement + " cannot change " + table.name()
+                    + ": it is a derived table, written only from its sources' commits", table.pos());
+        }
+    }
+
+    /** Refuses to drop or rename a table derived tables read. */
+    public void refuseDependency(List<DerivedDef> derived, Ident table, String statement) {
+        List<String> dependents = derived.stream().filter(d -> d.sources().contains(table.name()))
+                .map(DerivedDef::name).toList();
+        if (!dependents.isEmpty()) {
+            throw VersoException.at(ErrorCode.DERIVED_DEPENDENCY, statement + " " + table.name()
+                    + " is refused: derived table(s) " + String.join(", ", dependents)
+                    + " read it; drop them first", table.pos());
+        }
+    }
+
+    /** SHOW DERIVED TABLES: name, key, query, sources and the commit it is applied through. */
+    public List<List<Object>> show(long appliedThrough) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (DerivedDef d : all()) {
+            TableDef table = catalog.find(d.name()).orElseThrow();
+            rows.add(java.util.Arrays.asList(d.name(),
+                    String.join(", ", table.keyColumns().stream().map(ColumnDef::name).toList()), d.query(),
+                    String.join(", ", d.sources()), Long.toString(appliedThrough)));
+        }
+        return rows;
+    }
+
+    /** CREATE DERIVED TABLE: defines the table and builds its state at every earlier commit of its sources. */
+    public TableDef create(Statement.CreateDerived create, DeriveContext request) {
+        String name = create.name().name();
+        if (catalog.find(name).isPresent()) {
+            throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + name + "' already exists", create.name().pos());
+        }
+        DeterminismRules.check(create.text(), create.query().pos());
+        if (SqlParser.parse(create.text()).parameterCount() > 0) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a derived table's query cannot hold ? parameters",
+                    create.query().pos());
+        }
+        if (create.primaryKey().isEmpty()) {
+            throw VersoException.at(ErrorCode.PRIMARY_KEY_REQUIRED, "a derived table needs PRIMARY KEY (...): "
+                    + "the columns that identify a row of its query's result", create.pos());
+        }
+        BoundSelect bound = ReadAnalyzer.query(create.query(), request, request.asOf(), 0);
+        Set<String> sources = new LinkedHashSet<>();
+        for (BoundRelation relation : bound.relations()) {
+            if (relation.table().mode() == TableMode.UPSERT) {
+                throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "a derived table reads VERSIONED, APPEND or "
+                        + "derived tables; " + relation.table().name() + " is an UPSERT table and keeps no history",
+                        create.query().pos());
+            }
+            sources.add(relation.table().name());
+        }
+        if (sources.isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a derived table's query reads at least one table",
+                    create.query().pos());
+        }
+        List<String[]> types = request.columnTypes(limitZero(bound));
+        List<Statement.ColumnDefinition> columns = new ArrayList<>();
+        for (int i = 0; i < types.size(); i++) {
+            Ident column = new Ident(bound.columns().get(i), create.query().pos());
+            columns.add(new Statement.ColumnDefinition(column, type(column, types.get(i)), false, null,
+                    create.query().pos()));
+        }
+        for (Ident key : create.primaryKey()) {
+            if (!bound.columns().contains(key.name())) {
+                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "primary key column '" + key.name()
+                        + "' is not a column of the query's result " + bound.columns(), key.pos());
+            }
+        }
+        TableDef table = catalog.create(DdlAnalyzer.createTable(new Statement.CreateTable(create.name(), false,
+                columns, create.primaryKey(), List.of(), Statement.Mode.VERSIONED, Statement.Ordering.NONE,
+                create.pos()), request.commit()));
+        DdlCompiler.createTable(table).forEach(request::update);
+        request.update(new SqlBuilder().sql("INSERT INTO verso.derived_tables (table_id, query, sources, "
+                + "created_commit) VALUES (").bind(table.id()).sql(", ").bind(create.text()).sql(", ")
+                .bind(new CompiledSql.ArrayBind("text", sources.toArray(new String[0]))).sql(", ").bind(request.commit()).sql(")").build());
+        request.catalogChanged();
+        DerivedDef def = new DerivedDef(table.id(), table.name(), create.text(), List.copyOf(sources),
+                request.commit());
+        build(def, request);
+        return table;
+    }
+
+    /**
+     * Brings every derived table up to date with this request's commit. {@code touched}: the tables
+     * the request changed; {@code erased}: those it erased keys of; {@code created}: derived tables
+     * created by this request (already built through it).
+     */
+    public void apply(DeriveContext request, List<DerivedDef> derived, Set<String> touched, Set<String> erased,
+                      Set<String> created) {
+        if (derived.isEmpty()) {
+            return;
+        }
+        Set<String> changed = new HashSet<>(touched);
+        Set<String> rebuilt = new HashSet<>(erased);
+        for (DerivedDef d : derived) {
+            if (created.contains(d.name())) {
+                continue;
+            }
+            if (d.sources().stream().anyMatch(rebuilt::contains)) {
+                TableDef table = request.table(new Ident(d.name(), NOWHERE));
+                request.update(new SqlBuilder().sql("DELETE FROM ").table(table.currentTable()).build());
+                request.update(new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).build());
+                build(d, request);
+                rebuilt.add(d.name());
+                changed.add(d.name());
+            } else if (d.sources().stream().anyMatch(changed::contains)) {
+                long written = applyAt(d, request, null);
+                if (written > 0) {
+                    changed.add(d.name());
+                    request.touch(d.name(), written);
+                }
+            }
+        }
+    }
+
+    /** Replays every earlier commit of the sources in order, then applies the request's own commit. */
+    private void build(DerivedDef d, DeriveContext request) {
+        List<Long> commits = sourceCommits(d, request);
+        log.info("Derived table {}: building its history over {} earlier source commit(s)", d.name(), commits.size());
+        int done = 0;
+        for (long commit : commits) {
+            applyAt(d, request, commit);
+            replayed.increment();
+            if (++done % 100 == 0) {
+                log.info("Derived table {}: {} of {} source commits applied (through commit {})", d.name(), done,
+                        commits.size(), commit);
+            }
+        }
+        long written = applyAt(d, request, null);
+        request.touch(d.name(), written);
+        log.info("Derived table {}: built through commit {}", d.name(), request.commit());
+    }
+
+    /** The commits before this one at which some source's rows changed, from the horizon of the sources on. */
+    private List<Long> sourceCommits(DerivedDef d, DeriveContext request) {
+        SqlBuilder b = new SqlBuilder().sql("SELECT DISTINCT c FROM (");
+        long horizon = 0;
+        for (int i = 0; i < d.sources().size(); i++) {
+            TableDef source = request.table(new Ident(d.sources().get(i), NOWHERE));
+            horizon = Math.max(horizon, source.horizon());
+            b.sql(i > 0 ? " UNION ALL " : "");
+            if (source.mode() == TableMode.APPEND) {
+                b.sql("SELECT ").ident("_commit").sql(" AS c FROM ").table(source.currentTable());
+            } else {
+                b.sql("SELECT ").ident("_from").sql(" AS c FROM ").table(source.historyTable()).sql(" WHERE ")
+                        .ident("_from").sql(" IS NOT NULL");
+            }
+        }
+        b.sql(") AS ").ident("s").sql(" WHERE c >= ").bind(Math.max(horizon, 1)).sql(" AND c < ")
+                .bind(request.commit()).sql(" ORDER BY c");
+        return request.texts(b.build()).stream().map(r -> Long.parseLong(r[0])).toList();
+    }
+
+    /**
+     * Writes the difference between the query's result (AS OF {@code asOf}, or as this request
+     * leaves the sources when null) and the derived table's current rows, as versions at that
+     * commit. Returns the number of versions written.
+     */
+    private long applyAt(DerivedDef d, DeriveContext request, Long asOf) {
+        TableDef table = request.table(new Ident(d.name(), NOWHERE));
+        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        if (asOf != null) {
+            query = new Query(query.with(), query.body(), query.orderBy(), new AsOf.AtCommit(asOf, query.pos()),
+                    query.limit(), query.offset(), query.pos());
+        }
+        BoundSelect bound = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        List<ColumnDef> columns = table.columns();
+        if (bound.columns().size() != columns.size()) {
+            throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has "
+                    + columns.size() + " columns but its query now returns " + bound.columns().size()
+                    + ": a source changed under it; drop and create it again");
+        }
+        List<ColumnDef> keys = table.keyColumns();
+        // The query's rows beside the derived table's current rows, by key; only keys whose row differs
+        // (or that occur twice in the query, or with a NULL key: both refused below) come back.
+        SqlBuilder b = new SqlBuilder().sql("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            ColumnDef column = columns.get(i);
+            b.sql(i > 0 ? ", " : "").sql("CAST(");
+            if (column.isKey()) {
+                b.sql("coalesce(").qualified("q", "c" + i).sql(", ").qualified("d", column.name()).sql(")");
+            } else {
+                b.qualified("q", "c" + i);
+            }
+            b.sql(" AS text)");
+        }
+        b.sql(", ").qualified("q", "_q").sql(" IS NULL, coalesce(").qualified("q", "_n").sql(", 1) FROM (SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("q0", "c" + i).sql(" AS ").sql(columns.get(i).type().sql())
+                    .sql(") AS ").ident("c" + i);
+        }
+        b.sql(", TRUE AS ").ident("_q").sql(", count(*) OVER (PARTITION BY ");
+        for (int k = 0; k < keys.size(); k++) {
+            b.sql(k > 0 ? ", " : "").qualified("q0", "c" + columns.indexOf(keys.get(k)));
+        }
+        b.sql(") AS ").ident("_n").sql(" FROM (");
+        SelectCompiler.emit(b, bound, List.of());
+        b.sql(") AS ").ident("q0").sql("(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident("c" + i);
+        }
+        b.sql(")) AS ").ident("q").sql(" FULL JOIN ");
+        RelationCompiler.current(b, table);
+        b.sql(" AS ").ident("d").sql(" ON ");
+        for (int k = 0; k < keys.size(); k++) {
+            b.sql(k > 0 ? " AND " : "").qualified("q", "c" + columns.indexOf(keys.get(k))).sql(" = ")
+                    .qualified("d", keys.get(k).name());
+        }
+        b.sql(" WHERE ").qualified("q", "_q").sql(" IS NULL OR ").qualified("d", keys.get(0).name())
+                .sql(" IS NULL OR ").qualified("q", "_n").sql(" > 1 OR ROW(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").qualified("q", "c" + i);
+        }
+        b.sql(") IS DISTINCT FROM ROW(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").qualified("d", columns.get(i).name());
+        }
+        b.sql(")");
+        List<String[]> diff = request.texts(b.build());
+        if (diff.isEmpty()) {
+            return 0;
+        }
+        List<RowInput> rows = new ArrayList<>();
+        List<RowInput> tombstones = new ArrayList<>();
+        for (String[] texts : diff) {
+            boolean gone = "t".equals(texts[columns.size()]);
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (int i = 0; i < columns.size(); i++) {
+                ColumnDef column = columns.get(i);
+                if (column.isKey() && texts[i] == null) {
+                    throw conflict(d, "a row whose key column " + column.name() + " is NULL", asOf);
+                }
+                if (column.isKey() || !gone) {
+                    values.put(column.name(), texts[i]);
+                }
+            }
+            if (Long.parseLong(texts[columns.size() + 1]) > 1) {
+                throw conflict(d, "two rows for key " + keyText(keys, values), asOf);
+            }
+            (gone ? tombstones : rows).add(new RowInput(values, Map.of(), "derived table " + d.name()));
+        }
+        long commit = asOf == null ? request.commit() : asOf;
+        long versions = 0;
+        // Positions after the request's own ones cannot be needed: one version per key and commit.
+        if (!rows.isEmpty()) {
+            versions += write(request, WriteAnalyzer.batches(table, rows, List.of(table.defaultGroup()), false, 0,
+                    NOWHERE), commit);
+        }
+        if (!tombstones.isEmpty()) {
+            versions += write(request, WriteAnalyzer.batches(table, tombstones, table.groups(), true, rows.size(),
+                    NOWHERE), commit);
+        }
+        return versions;
+    }
+
+    private static long write(DeriveContext request, List<io.verso.analyze.GroupBatch> batches, long commit) {
+        long versions = 0;
+        for (io.verso.analyze.GroupBatch batch : batches) {
+            List<String[]> outcome = request.texts(WriteCompiler.groupWrite(batch, commit));
+            versions += Long.parseLong(outcome.get(0)[0]);
+        }
+        return versions;
+    }
+
+    private static VersoException conflict(DerivedDef d, String what, Long asOf) {
+        return VersoException.user(ErrorCode.DERIVED_KEY_CONFLICT, "derived table " + d.name() + ": its query returns "
+                + what + (asOf == null ? "" : " as of commit " + asOf) + "; its PRIMARY KEY must identify one row");
+    }
+
+    private static String keyText(List<ColumnDef> keys, Map<String, Object> values) {
+        List<String> parts = new ArrayList<>();
+        for (ColumnDef key : keys) {
+            parts.add(key.name() + "=" + values.get(key.name()));
+        }
+        return "(" + String.join(", ", parts) + ")";
+    }
+
+    private static CompiledSql limitZero(BoundSelect bound) {
+        SqlBuilder b = new SqlBuilder().sql("SELECT * FROM (");
+        SelectCompiler.emit(b, bound, List.of());
+        return b.sql(") AS ").ident("q").sql(" LIMIT 0").build();
+    }
+
+    /** The column type a derived table stores a query column in. */
+    private static TypeSpec type(Ident column, String[] pg) {
+        Pos pos = column.pos();
+        int precision = Integer.parseInt(pg[1]);
+        int scale = Integer.parseInt(pg[2]);
+        return switch (pg[0]) {
+            case "int2" -> new TypeSpec("smallint", null, null, pos);
+            case "int4" -> new TypeSpec("integer", null, null, pos);
+            case "int8" -> new TypeSpec("bigint", null, null, pos);
+            case "numeric" -> precision > 0 && precision <= 1000
+                    ? new TypeSpec("numeric", precision, scale, pos) : new TypeSpec("numeric", null, null, pos);
+            case "float4" -> new TypeSpec("real", null, null, pos);
+            case "float8" -> new TypeSpec("double precision", null, null, pos);
+            case "bool" -> new TypeSpec("boolean", null, null, pos);
+            case "text", "bpchar", "varchar", "name" -> new TypeSpec("text", null, null, pos);
+            case "date" -> new TypeSpec("date", null, null, pos);
+            case "timestamp" -> new TypeSpec("timestamp", null, null, pos);
+            case "timestamptz" -> new TypeSpec("timestamptz", null, null, pos);
+            case "uuid" -> new TypeSpec("uuid", null, null, pos);
+            case "jsonb", "json" -> new TypeSpec("jsonb", null, null, pos);
+            default -> throw VersoException.at(ErrorCode.INVALID_DEFINITION, "column " + column.name()
+                    + " of the query has type " + pg[0] + ", which a table cannot hold: CAST it", pos);
+        };
+    }
+}

@@ -1,0 +1,101 @@
+package io.verso.derive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.support.IntegrationTest;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** CREATE DERIVED TABLE as a user meets it: exact at every commit, read-only, built over existing history. */
+class DerivedTablesTests extends IntegrationTest {
+
+    @Test
+    void perAccountTotalsAreExactAsOfEveryCommitIncludingThoseBeforeTheirCreation() {
+        String ledger = table("ledger");
+        String totals = table("totals");
+        sql.write("CREATE TABLE " + ledger + " (entry BIGINT PRIMARY KEY, account TEXT, amount NUMERIC(20,2), ix INT)"
+                + " VERSIONED VALID BY (ix)");
+        List<Long> commits = new ArrayList<>();
+        commits.add(sql.write("UPSERT INTO " + ledger + " VALUES (1, 'a', 10.50, 1), (2, 'b', 5, 1)"));
+        commits.add(sql.write("UPSERT INTO " + ledger + " VALUES (3, 'a', -2.25, 1)"));
+        commits.add(sql.write("UPSERT INTO " + ledger + " VALUES (1, 'a', 99, 0)")); // loses on arrival
+        String query = "SELECT account, sum(amount) AS total, count(*) AS entries FROM " + ledger
+                + " GROUP BY account";
+        commits.add(sql.write("CREATE DERIVED TABLE " + totals + " PRIMARY KEY (account) AS " + query));
+        commits.add(sql.write("UPSERT INTO " + ledger + " VALUES (2, 'a', 5, 2)")); // b's only entry moves to a
+        commits.add(sql.write("DELETE FROM " + ledger + " WHERE entry = 3 AT (ix = 9)"));
+        commits.add(sql.write("UPSERT INTO " + ledger + " VALUES (4, 'c', 1, 1), (5, 'c', 2, 1)"));
+        for (long commit : commits) {
+            assertThat(sql.rows("SELECT * FROM " + totals + " AS OF COMMIT ? ORDER BY account", commit))
+                    .as("as of commit " + commit)
+                    .isEqualTo(sql.rows(query + " ORDER BY account AS OF COMMIT ?", commit));
+        }
+        assertThat(sql.rows("SELECT account, total, entries FROM " + totals + " ORDER BY account"))
+                .containsExactly(List.of("a", "15.50", "2"), List.of("c", "3.00", "2"));
+        // Its history is ordinary: b disappeared when its only entry moved.
+        assertThat(sql.rows("SELECT account, _op FROM changes(" + totals + ") WHERE account = 'b' ORDER BY _commit"))
+                .containsExactly(List.of("b", "insert"), List.of("b", "delete"));
+
+        JsonNode shown = sql.run("SHOW DERIVED TABLES").get("results").get(0).get("rows");
+        boolean found = false;
+        for (JsonNode row : shown) {
+            if (row.get(0).asString().equals(totals)) {
+                found = true;
+                assertThat(row.get(1).asString()).isEqualTo("account");
+                assertThat(row.get(2).asString()).isEqualTo(query);
+                assertThat(row.get(3).asString()).isEqualTo(ledger);
+            }
+        }
+        assertThat(found).isTrue();
+    }
+
+    @Test
+    void usersCannotWriteADerivedTableNorDropItsSources() {
+        String src = table("src");
+        String d = table("d");
+        sql.write("CREATE TABLE " + src + " (k INT PRIMARY KEY, v INT) VERSIONED");
+        sql.write("CREATE DERIVED TABLE " + d + " PRIMARY KEY (k) AS SELECT k, v * 2 AS v2 FROM " + src + " WHERE v > 0");
+        sql.fails(400, "DERIVED_TABLE_READ_ONLY", "UPSERT INTO " + d + " VALUES (1, 2)");
+        sql.fails(400, "DERIVED_TABLE_READ_ONLY", "DELETE FROM " + d + " WHERE k = 1");
+        sql.fails(409, "DERIVED_DEPENDENCY", "DROP TABLE " + src);
+        sql.fails(409, "DERIVED_DEPENDENCY", "ALTER TABLE " + src + " RENAME TO " + src + "_x");
+        sql.write("DROP TABLE " + d);
+        sql.write("DROP TABLE " + src);
+    }
+
+    @Test
+    void theQueryMayNotReadAtACommitOrTheClock() {
+        String src = table("src");
+        sql.write("CREATE TABLE " + src + " (k INT PRIMARY KEY, v INT) VERSIONED");
+        long c = sql.write("UPSERT INTO " + src + " VALUES (1, 1)");
+        JsonNode error = sql.fails(400, "DERIVED_QUERY_NOT_ALLOWED", "CREATE DERIVED TABLE " + table("d")
+                + " PRIMARY KEY (k) AS SELECT k FROM " + src + " AS OF COMMIT " + c);
+        assertThat(error.get("detail").asString()).contains("AS OF");
+        error = sql.fails(400, "DERIVED_QUERY_NOT_ALLOWED", "CREATE DERIVED TABLE " + table("d")
+                + " PRIMARY KEY (k) AS SELECT k, now() AS at FROM " + src);
+        assertThat(error.get("detail").asString()).contains("now()");
+        sql.fails(400, "DERIVED_QUERY_NOT_ALLOWED", "CREATE DERIVED TABLE " + table("d")
+                + " PRIMARY KEY (k) AS SELECT k, random() AS r FROM " + src);
+        sql.fails(409, "DERIVED_KEY_CONFLICT", "CREATE DERIVED TABLE " + table("d")
+                + " PRIMARY KEY (one) AS SELECT 1 AS one, k FROM " + src + " UNION ALL SELECT 1, k + 1 FROM " + src);
+    }
+
+    @Test
+    void erasingASourceKeyRemovesItFromEveryCommitOfTheDerivedTable() {
+        String src = table("src");
+        String d = table("d");
+        sql.write("CREATE TABLE " + src + " (k INT PRIMARY KEY, owner TEXT, v INT) VERSIONED");
+        long c1 = sql.write("UPSERT INTO " + src + " VALUES (1, 'alice', 1), (2, 'bob', 2)");
+        sql.write("CREATE DERIVED TABLE " + d + " PRIMARY KEY (owner) AS SELECT owner, sum(v) AS total FROM " + src
+                + " GROUP BY owner");
+        assertThat(sql.rows("SELECT owner FROM " + d + " AS OF COMMIT ? ORDER BY owner", c1))
+                .containsExactly(List.of("alice"), List.of("bob"));
+        sql.write("ERASE FROM " + src + " WHERE k = 1");
+        assertThat(sql.rows("SELECT owner FROM " + d + " AS OF COMMIT ? ORDER BY owner", c1))
+                .containsExactly(List.of("bob"));
+        assertThat(sql.rows("SELECT count(*) FROM history(" + d + ") WHERE owner = 'alice'"))
+                .containsExactly(List.of("0"));
+    }
+}

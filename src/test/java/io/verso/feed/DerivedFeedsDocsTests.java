@@ -1,0 +1,115 @@
+package io.verso.feed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.restassured.response.Response;
+import io.verso.support.IntegrationTest;
+import io.verso.support.SqlClient;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Runs docs/derived-and-feeds.md in order as a user would on an empty install: every {@code sql}
+ * block as one request, every {@code curl} against this service. Table names get a suffix of this
+ * run and commit numbers are offset by the commits the shared database already holds; the page's
+ * claims about results are checked below.
+ */
+class DerivedFeedsDocsTests extends IntegrationTest {
+
+    private static final Pattern BLOCK = Pattern.compile("```(sql|sh)\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern URL = Pattern.compile("'localhost:8080(/[^']*)'");
+    private static final Pattern HEADER = Pattern.compile("-H '([^:']+): ([^']*)'");
+    private static final Pattern FIRST_ID = Pattern.compile("# id:(\\d+)");
+    private static final List<String> NAMES = List.of("account_totals", "ledger");
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void everyExampleOfThePageRuns() throws Exception {
+        String page = Files.readString(Path.of("docs/derived-and-feeds.md"), StandardCharsets.UTF_8);
+        String suffix = table("doc").replace("doc", "");
+        long base = sql.latestCommit();
+        Matcher m = BLOCK.matcher(page);
+        List<String> firstIds = new ArrayList<>();
+        int blocks = 0;
+        while (m.find()) {
+            blocks++;
+            String text = m.group(2);
+            for (String name : NAMES) {
+                text = text.replaceAll("\\b" + name + "\\b", name + suffix);
+            }
+            text = offset(text, "AS OF COMMIT ", base);
+            text = offset(text, "after=", base);
+            text = offset(text, "Last-Event-ID: ", base);
+            if (m.group(1).equals("sql")) {
+                Response response = sql.post(text);
+                assertThat(response.statusCode()).as(text + "\n=> " + response.asString()).isEqualTo(200);
+                continue;
+            }
+            Matcher url = URL.matcher(text);
+            assertThat(url.find()).as(text).isTrue();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + url.group(1)));
+            Matcher header = HEADER.matcher(text);
+            boolean stream = false;
+            while (header.find()) {
+                request.header(header.group(1), header.group(2));
+                stream |= header.group(2).equals("text/event-stream");
+            }
+            if (!stream) {
+                HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(text + "\n=> " + response.body()).isEqualTo(200);
+                JsonNode feed = SqlClient.JSON.readTree(response.body());
+                List<String> ops = new ArrayList<>();
+                feed.get("changes").forEach(c -> ops.add(c.get("commit").asString() + " " + c.get("op").asString()
+                        + " " + c.get("key").get("account").asString()));
+                assertThat(ops).containsExactly((base + 1) + " insert alice", (base + 1) + " insert bob",
+                        (base + 2) + " update alice", (base + 5) + " update alice");
+                continue;
+            }
+            // A stream: its first event is the one the page shows first.
+            Matcher id = FIRST_ID.matcher(m.group(2));
+            assertThat(id.find()).as(text).isTrue();
+            HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(response.statusCode()).isEqualTo(200);
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String line = lines.readLine();
+                while (line != null && !line.startsWith("id:")) {
+                    line = lines.readLine();
+                }
+                assertThat(line).isEqualTo("id:" + (base + Long.parseLong(id.group(1))));
+            }
+            firstIds.add(id.group(1));
+        }
+        assertThat(blocks).isGreaterThanOrEqualTo(10);
+        assertThat(firstIds).hasSize(2);
+        assertThat(sql.rows("SELECT account, balance, entries FROM account_totals" + suffix + " ORDER BY account"))
+                .containsExactly(List.of("alice", "94.50", "2"), List.of("bob", "40.00", "1"),
+                        List.of("carol", "10.00", "1"));
+        assertThat(sql.rows("SELECT account, balance FROM account_totals" + suffix + " AS OF COMMIT ? ORDER BY account",
+                base + 1)).containsExactly(List.of("alice", "100.00"), List.of("bob", "40.00"));
+    }
+
+    private static String offset(String text, String prefix, long base) {
+        Matcher c = Pattern.compile(Pattern.quote(prefix) + "(\\d+)").matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (c.find()) {
+            long n = Long.parseLong(c.group(1));
+            c.appendReplacement(out, prefix + (n == 0 ? 0 : base + n));
+        }
+        c.appendTail(out);
+        return out.toString();
+    }
+}
