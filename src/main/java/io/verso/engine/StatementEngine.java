@@ -936,7 +936,7 @@ public class StatementEngine {
         }
 
         private StatementResult dropTable(Statement.DropTable drop) {
-            var found = catalog.find(drop.name().name());
+            var found = catalog.find(drop.name().name()).filter(t -> access.visible(principal, t));
             if (found.isEmpty()) {
                 if (drop.ifExists()) {
                     return new StatementResult.Changed("DROP TABLE", drop.name().name(), false, null);

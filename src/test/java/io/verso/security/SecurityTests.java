@@ -128,6 +128,11 @@ class SecurityTests extends IntegrationTest {
             assertThat(answer.code()).isEqualTo("UNKNOWN_TABLE");
             assertThat(answer.body().path("detail").asString()).isEqualTo("unknown table '" + secret + "'");
         }
+        // IF EXISTS answers as for a table that does not exist: nothing changed, nothing confirmed.
+        Answer dropIfExists = sqlAs(reader, "DROP TABLE IF EXISTS " + secret);
+        assertThat(dropIfExists.status()).as(dropIfExists.raw()).isEqualTo(200);
+        assertThat(dropIfExists.raw()).contains("\"changed\":false");
+        assertThat(sql.rows("SELECT v FROM " + secret)).containsExactly(List.of("s"));
         JsonNode tables = sqlAs(reader, "SHOW TABLES").body().path("results").get(0).path("rows");
         assertThat(tables.toString()).contains(open).doesNotContain(secret);
 
