@@ -94,8 +94,13 @@ class SecurityConfiguration {
             a.requestMatchers(HttpMethod.OPTIONS, "/**").permitAll();
             a.requestMatchers("/error", "/actuator/health", "/actuator/health/liveness",
                     "/actuator/health/readiness").permitAll();
+            // The console's pages and bundled assets hold no data: they load, then sign in (docs/console.md).
+            a.requestMatchers(HttpMethod.GET, "/", "/index.html", "/assets/**", "/swagger-ui.html",
+                    "/v1/openapi.yaml", "/favicon.ico").permitAll();
             if (!graphiql) {
                 a.requestMatchers("/graphiql", "/graphiql/**").denyAll();
+            } else {
+                a.requestMatchers(HttpMethod.GET, "/graphiql", "/graphiql/**").permitAll();
             }
             a.requestMatchers("/actuator/**", "/v1/commits", "/v1/commits/**", "/v1/admin/**")
                     .hasAuthority(VersoAuthentication.ADMIN_AUTHORITY);

@@ -257,7 +257,7 @@ class DifferentialReadTests extends IntegrationTest {
 
     private HttpResponse<String> post(String statement) throws java.io.IOException, InterruptedException {
         String body = io.verso.support.SqlClient.JSON.writeValueAsString(Map.of("sql", statement, "params", List.of()));
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/sql"))
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/sql")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

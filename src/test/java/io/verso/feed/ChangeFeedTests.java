@@ -194,7 +194,7 @@ class ChangeFeedTests extends IntegrationTest {
     }
 
     private HttpResponse<String> send(String path, String accept) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).header("Accept", accept)
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).header("Accept", accept)
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -61,7 +61,7 @@ class DerivedFeedsDocsTests extends IntegrationTest {
             }
             Matcher url = URL.matcher(text);
             assertThat(url.find()).as(text).isTrue();
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + url.group(1)));
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + url.group(1))).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY);
             Matcher header = HEADER.matcher(text);
             boolean stream = false;
             while (header.find()) {

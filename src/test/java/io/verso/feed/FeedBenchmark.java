@@ -68,7 +68,7 @@ class FeedBenchmark extends IntegrationTest {
         HttpClient http = HttpClient.newHttpClient();
         while (more) {
             HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                    + "/v1/tables/" + aloneTable + "/changes?limit=10000&after=" + after)).build(),
+                    + "/v1/tables/" + aloneTable + "/changes?limit=10000&after=" + after)).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).build(),
                     HttpResponse.BodyHandlers.ofString());
             JsonNode json = SqlClient.JSON.readTree(page.body());
             changes += json.get("changes").size();

@@ -28,7 +28,7 @@ final class SseClient implements AutoCloseable {
 
     SseClient(int port, String table, String lastEventId) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/tables/"
-                + table + "/changes")).header("Accept", "text/event-stream");
+                + table + "/changes")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).header("Accept", "text/event-stream");
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }

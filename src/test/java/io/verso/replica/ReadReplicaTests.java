@@ -163,7 +163,7 @@ class ReadReplicaTests extends IntegrationTest {
 
     @Test
     void prometheusHasReadsByTargetAndEachReplicasLag() throws Exception {
-        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
         assertThat(metrics).containsPattern("verso_reads_total\\{[^}]*target=\"primary\"")
                 .containsPattern("verso_reads_total\\{[^}]*target=\"replica\"")
@@ -285,7 +285,7 @@ class ReadReplicaTests extends IntegrationTest {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("sql", text);
         body.put("params", Arrays.asList(params));
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/sql"))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/sql")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(SqlClient.JSON.writeValueAsString(body)));
         if (minCommit != 0) {
@@ -304,7 +304,7 @@ class ReadReplicaTests extends IntegrationTest {
     private JsonNode health() {
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString());
+                    URI.create("http://127.0.0.1:" + port + "/actuator/health")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).build(), HttpResponse.BodyHandlers.ofString());
             return SqlClient.JSON.readTree(response.body());
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);

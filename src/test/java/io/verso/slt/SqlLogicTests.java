@@ -362,7 +362,7 @@ class SqlLogicTests extends IntegrationTest {
     private Outcome runVerso(Record r) throws IOException, InterruptedException {
         String body = JSON.writeValueAsString(Map.of("sql", r.sql, "params", List.of()));
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/v1/sql")).header("Content-Type", "application/json")
+                + "/v1/sql")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         JsonNode json = JSON.readTree(response.body());
         if (response.statusCode() >= 500) {
@@ -432,7 +432,7 @@ class SqlLogicTests extends IntegrationTest {
             String[] kindName = c.split(" ");
             String body = JSON.writeValueAsString(Map.of("sql", "DROP " + kindName[0] + " IF EXISTS " + kindName[1],
                     "params", List.of()));
-            http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/sql"))
+            http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/sql")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
         }

@@ -62,7 +62,7 @@ class CommitHeaderTests extends IntegrationTest {
     }
 
     private HttpResponse<String> post(String body, String minCommit) throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/sql"))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/sql")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
         if (minCommit != null) {
             request.header("Verso-Min-Commit", minCommit);
