@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.verso.ops.StartupException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

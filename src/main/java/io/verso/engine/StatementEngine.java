@@ -169,7 +169,10 @@ public class StatementEngine {
             }
             Request request = new Request(params, true, principal, recorded, null);
             ExecutionResult result = transaction.execute(status -> request.run(script.statements(), status));
-            router.committed(result.commit(), request.catalogChanged);
+            if (result.commit() != null) {
+                // A request whose writes were all rolled back made no commit.
+                router.committed(result.commit(), request.catalogChanged);
+            }
             return result;
         } catch (VersoException e) {
             throw e;
@@ -606,12 +609,12 @@ public class StatementEngine {
         }
 
         /**
-         * The commit a read was served at: the past commit its AS OF relations were read at when they
-         * agree on one (relations read now are served at readCommit), else the latest commit of the
-         * request's snapshot.
+         * The commit a read was served at: the one commit every relation was read at, else (current
+         * rows, or relations at different commits) the latest commit of the request's snapshot.
          */
         private long readAt(BoundSelect bound) {
-            Set<Long> commitsRead = bound.relations().stream().map(BoundRelation::asOf).filter(Objects::nonNull)
+            Set<Long> commitsRead = bound.relations().stream()
+                    .map(r -> r.asOf() == null ? asOf.latestCommit() : r.asOf())
                     .collect(Collectors.toCollection(HashSet::new));
             return commitsRead.size() == 1 ? commitsRead.iterator().next() : asOf.latestCommit();
         }

@@ -143,13 +143,16 @@ public enum ErrorCode {
     }
 
     /** What kind of failure this is, for surfaces that classify errors without HTTP statuses. */
-    public enum Category { BAD_INPUT, NOT_FOUND, CONFLICT, UNAVAILABLE, INTERNAL }
+    public enum Category { BAD_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED, FORBIDDEN, UNAVAILABLE, INTERNAL }
 
     public Category category() {
         return switch (this) {
-            case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT -> Category.NOT_FOUND;
-            case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT -> Category.CONFLICT;
-            case STATEMENT_TIMEOUT, DATABASE_UNAVAILABLE -> Category.UNAVAILABLE;
+            case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE -> Category.NOT_FOUND;
+            case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT, VIEW_EXISTS, UNIQUE_VIOLATION,
+                 DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT -> Category.CONFLICT;
+            case UNAUTHENTICATED -> Category.UNAUTHENTICATED;
+            case FORBIDDEN -> Category.FORBIDDEN;
+            case STATEMENT_TIMEOUT, DATABASE_UNAVAILABLE, OVERLOADED -> Category.UNAVAILABLE;
             case INTERNAL_ERROR -> Category.INTERNAL;
             default -> Category.BAD_INPUT;
         };

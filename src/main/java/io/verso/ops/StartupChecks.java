@@ -1,5 +1,6 @@
 package io.verso.ops;
 
+import io.verso.config.StartupException;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,5 +1,6 @@
 package io.verso.ops;
 
+import io.verso.config.StartupException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

@@ -1,7 +1,6 @@
 package io.verso.security;
 
 import io.verso.error.ErrorCode;
-import io.verso.ops.RequestIdFilter;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -49,7 +48,8 @@ public final class Problems {
         if (pointer != null) {
             problem.put("pointer", pointer);
         }
-        String requestId = RequestIdFilter.current();
+        // The request id io.verso.ops.RequestIdFilter put in the MDC (security sits below ops).
+        String requestId = org.slf4j.MDC.get("requestId");
         if (requestId != null) {
             problem.put("requestId", requestId);
         }

@@ -1,7 +1,7 @@
 package io.verso.security;
 
 import io.verso.error.ErrorCode;
-import io.verso.ops.StartupException;
+import io.verso.config.StartupException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package io.verso.ops;
 
+import io.verso.config.StartupException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 

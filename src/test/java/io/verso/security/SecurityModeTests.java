@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verso.config.EmbeddedPostgresEnvironment;
-import io.verso.ops.StartupException;
+import io.verso.config.StartupException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -58,6 +58,8 @@ class GraphqlErrors implements DataFetcherExceptionResolver {
         return switch (e.code().category()) {
             case BAD_INPUT, CONFLICT -> ErrorType.BAD_REQUEST;
             case NOT_FOUND -> ErrorType.NOT_FOUND;
+            case UNAUTHENTICATED -> ErrorType.UNAUTHORIZED;
+            case FORBIDDEN -> ErrorType.FORBIDDEN;
             case UNAVAILABLE, INTERNAL -> ErrorType.INTERNAL_ERROR;
         };
     }

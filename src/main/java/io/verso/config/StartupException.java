@@ -1,4 +1,4 @@
-package io.verso.ops;
+package io.verso.config;
 
 /**
  * Why the service refuses to start, worded for the operator reading the log, with what to do
