@@ -146,6 +146,7 @@ public class StatementEngine {
         private AsOfResolver asOf;
         private Catalog.Snapshot catalogSnapshot;
         private int position;
+        private boolean readPast;
 
         Request(List<Object> params, boolean writes, String actor) {
             this.params = params;
@@ -220,7 +221,7 @@ public class StatementEngine {
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
                 commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched));
             }
-            return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results);
+            return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
 
         @Override
@@ -333,6 +334,7 @@ public class StatementEngine {
                 throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
+            readPast |= bound.relations().stream().anyMatch(r -> r.asOf() != null);
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound));
         }
 
