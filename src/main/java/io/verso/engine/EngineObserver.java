@@ -26,8 +26,8 @@ public interface EngineObserver {
                     .mapToLong(r -> r instanceof StatementResult.Written w ? w.rows() : 0).sum();
             commit(result.commit(), rows, elapsed);
         } else {
-            read(result.results().stream()
-                    .anyMatch(r -> r instanceof StatementResult.Rows rows && rows.pinned()), elapsed);
+            // Every SELECT reports the commit it read at: whether one read AS OF is the engine's to say.
+            read(result.readPast(), elapsed);
         }
     }
 }

@@ -205,6 +205,7 @@ public class StatementEngine {
         private List<DerivedDef> derived;
         private final Set<String> erased = new HashSet<>();
         private final Set<String> derivedCreated = new HashSet<>();
+        private boolean readPast;
 
         Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
                 ReadRouter.ReadTarget target) {
@@ -295,7 +296,7 @@ public class StatementEngine {
                 sql.query(new SqlBuilder().sql("SELECT pg_notify(").bind(COMMIT_CHANNEL)
                         .sql(", ").bind(Long.toString(commit)).sql(")").build(), rs -> null);
             }
-            return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results);
+            return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
 
         @Override
@@ -603,9 +604,10 @@ public class StatementEngine {
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
                     properties.maxResultChars()));
-            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound),
-                    bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF
-                            || (r.kind() == RelationKind.HISTORY && r.asOf() != null)));
+            boolean pinned = bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF
+                    || (r.kind() == RelationKind.HISTORY && r.asOf() != null));
+            readPast |= pinned;
+            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound), pinned);
         }
 
         /**

@@ -1,0 +1,97 @@
+package io.verso.analyze;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
+import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
+import io.verso.sql.ast.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The analysis of writes and DDL against an in-memory catalog, without a database: each bad
+ * statement fails with its code at the line and column of the part at fault. {@code at} names that
+ * part by its first occurrence in the text ({@code ^} for the statement's start).
+ */
+class WriteAnalyzerTests {
+
+    private static final TableDef ITEMS = table("CREATE TABLE items (id BIGINT PRIMARY KEY, name TEXT NOT NULL, "
+            + "price NUMERIC(12,2), ix INT, a INT, ax BIGINT, ATTRIBUTE GROUP ga (a, ax) VALID BY (ax)) "
+            + "VERSIONED VALID BY (ix)");
+
+    private static TableDef table(String ddl) {
+        TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
+        return new TableDef(7, t.name(), t.mode(), t.columns(), t.groups(), 0, 1);
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            UPDATE items SET nope = 1 WHERE id = 1                         | UNKNOWN_COLUMN         | nope
+            UPDATE items SET id = 2, ix = 1                                | INVALID_ASSIGNMENT     | id =
+            UPDATE items SET ix = 1, name = 'a', name = 'b'                | DUPLICATE_NAME         | name = 'b'
+            UPDATE items SET price = 1                                     | MISSING_ORDERING_VALUE | ^
+            UPDATE items SET a = 1                                         | MISSING_ORDERING_VALUE | ^
+            UPDATE items SET ix = 1 WHERE nope = 2                         | UNKNOWN_COLUMN         | nope
+            DELETE FROM items WHERE id = 1 AT (name = 'x')                 | INVALID_AT_CLAUSE      | name
+            DELETE FROM items WHERE id = 1 AT (ix = 1)                     | MISSING_ORDERING_VALUE | ^
+            DELETE FROM items WHERE id = 1 AT (ix = 1, ax = 1, ix = 2)     | DUPLICATE_NAME         | ix = 2
+            DELETE FROM items WHERE nope = 1 AT (ix = 1, ax = 1)           | UNKNOWN_COLUMN         | nope
+            UPSERT INTO items (id, nope) VALUES (1, 2)                     | UNKNOWN_COLUMN         | nope
+            UPSERT INTO items (id, ix, id) VALUES (1, 2, 3)                | DUPLICATE_NAME         | id) VALUES
+            UPSERT INTO items (id, ix) VALUES (1)                          | COLUMN_COUNT_MISMATCH  | 1)
+            UPSERT INTO items (id, ix, name, price) VALUES (1, 2, 'n', 'abc') | INVALID_VALUE          | 'abc'
+            UPSERT INTO items (id, ix, name) VALUES (1, 2, NULL)           | NOT_NULL_VIOLATION     | NULL
+            UPSERT INTO items (id, ix) VALUES (NULL, 2)                    | MISSING_KEY_VALUE      | NULL
+            UPSERT INTO items (id, a) VALUES (1, 2)                        | MISSING_ORDERING_VALUE | ^
+            UPSERT INTO items (id, ix, a) VALUES (1, 2, 3) ATTRIBUTE GROUP nope | UNKNOWN_GROUP     | nope
+            CREATE TABLE x (k INT PRIMARY KEY, v MONEY)                    | UNKNOWN_TYPE           | MONEY
+            CREATE TABLE x (k INT PRIMARY KEY, v TEXT) VERSIONED VALID BY (v) | INVALID_ORDERING_COLUMN | v)
+            """)
+    void aBadStatementFailsWithItsCodeWhereItIsWrong(String text, ErrorCode code, String at) {
+        VersoException.UserError error = catchThrowableOfType(VersoException.UserError.class, () -> analyse(text));
+        assertThat(error).as("refused: " + text).isNotNull();
+        assertThat(error.code()).as(error.getMessage()).isEqualTo(code);
+        int offset = at.equals("^") ? 0 : text.indexOf(at);
+        assertThat(offset).as("'" + at + "' in the statement").isNotNegative();
+        assertThat(error.origin()).as(error.getMessage()).isEqualTo(new Origin.Text(1, offset + 1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            UPDATE items SET name = upper(name), ix = ix + 1 WHERE price > 1
+            DELETE FROM items WHERE id IN (1, 2) AT (ix = 3, ax = 4)
+            UPSERT INTO items (id, ix, name, price) VALUES (1, 2, 'n', 3.50), (2, 2, 'm', NULL)
+            UPSERT INTO items (id, a, ax) VALUES (1, 2, 3) ATTRIBUTE GROUP ga
+            """)
+    void aGoodStatementPasses(String text) {
+        analyse(text);
+    }
+
+    private static void analyse(String text) {
+        SqlParser.Script script = SqlParser.parse(text);
+        List<Object> params = new ArrayList<>();
+        for (Statement statement : script.statements()) {
+            if (statement instanceof Statement.Update u) {
+                WriteAnalyzer.update(u, ITEMS, params.size());
+            } else if (statement instanceof Statement.Delete d) {
+                WriteAnalyzer.delete(d, ITEMS, params);
+            } else if (statement instanceof Statement.InsertRows i) {
+                var rows = WriteAnalyzer.rows(i, ITEMS, params);
+                var groups = ITEMS.mode() == TableMode.APPEND ? List.<io.verso.catalog.GroupDef>of()
+                        : WriteAnalyzer.touchedGroups(ITEMS, rows.get(0).values().keySet(), i.group());
+                WriteAnalyzer.batches(ITEMS, rows, groups, false, 0, i.pos());
+            } else if (statement instanceof Statement.CreateTable c) {
+                DdlAnalyzer.createTable(c, 1);
+            } else {
+                throw new IllegalArgumentException(statement.getClass().getSimpleName());
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.verso.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.sql.ast.AsOf;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
+import io.verso.sql.ast.TypeSpec;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Parse → format → parse over every write, DDL and lifecycle statement form: the syntax tree
+ * formatted back to text parses to the same tree (positions aside), so the parser keeps everything
+ * the statement said. SELECT has its own round trips with the read language.
+ */
+class StatementRoundTripTests {
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "UPSERT INTO balances (chain_id, address, amount, ix) VALUES (1, '0x9c', 100.50, 7), (2, 'it''s', -3, ?)",
+        "UPSERT INTO balances (k, a, ax) VALUES (1, 5, TIMESTAMP '2026-10-01 12:00:00') ATTRIBUTE GROUP holding",
+        "INSERT INTO audit_log VALUES ('2026-10-01T12:00:00Z', 'ops', '{\"action\": \"rotate\"}', NULL, TRUE)",
+        "INSERT INTO t (d) VALUES (DATE '2026-10-01')",
+        "UPDATE balances SET label = 'cold', amount = amount * 2 + 1 WHERE address = '0x9c' AND NOT (chain_id IN (1, 2))",
+        "UPDATE t SET v = lower(name), ix = ix + ? WHERE name LIKE 'a%' OR name IS NOT NULL",
+        "DELETE FROM balances WHERE chain_id = 1 AND address IN ('0x9c', '0x77') AND token = ? AT (ix = 300, rev = 1)",
+        "DELETE FROM t WHERE price BETWEEN 1 AND 2",
+        "DELETE FROM settings WHERE name = 'x'",
+        "CREATE TABLE balances (chain_id BIGINT, address TEXT NOT NULL, amount NUMERIC(38,0), at TIMESTAMP(3), "
+                + "ix BIGINT, rev BIGINT, label TEXT DEFAULT 'none', PRIMARY KEY (chain_id, address), "
+                + "ATTRIBUTE GROUP holding (amount, at, ix, rev) VALID BY (ix) REVISION BY (rev)) VERSIONED",
+        "CREATE TABLE IF NOT EXISTS prices (symbol TEXT PRIMARY KEY, price NUMERIC(20,8), at TIMESTAMPTZ) UPSERT VALID BY (at)",
+        "CREATE TABLE audit_log (at TIMESTAMPTZ, actor VARCHAR(40), body JSONB, ok BOOLEAN, d DATE, u UUID) APPEND",
+        "CREATE TABLE n (k INT PRIMARY KEY, r REAL, dp DOUBLE PRECISION, s SMALLINT, v INT DEFAULT -1)",
+        "DROP TABLE prices",
+        "DROP TABLE IF EXISTS prices",
+        "ALTER TABLE balances ADD COLUMN risk INT NOT NULL DEFAULT 0",
+        "ALTER TABLE balances ADD COLUMN venue TEXT TO ATTRIBUTE GROUP holding",
+        "ALTER TABLE balances DROP COLUMN label",
+        "ALTER TABLE balances RENAME COLUMN label TO tag",
+        "ALTER TABLE balances RENAME TO wallet_balances",
+        "ALTER TABLE balances SET HISTORY RETENTION 10000 COMMITS",
+        "ALTER TABLE balances SET HISTORY RETENTION '90 days'",
+        "ALTER TABLE balances RESET HISTORY RETENTION",
+        "CREATE INDEX by_token ON balances (token) SCOPE CURRENT",
+        "CREATE INDEX IF NOT EXISTS by_token_then ON balances (token, address) SCOPE HISTORY",
+        "CREATE INDEX by_chain ON balances (chain_id) SCOPE BOTH",
+        "DROP INDEX by_chain",
+        "DROP INDEX IF EXISTS by_chain",
+        "DELETE HISTORY FROM balances BEFORE COMMIT 1200",
+        "DELETE HISTORY FROM balances BEFORE COMMIT ?",
+        "ERASE FROM balances WHERE chain_id = 1 AND address IN ('0x9c', '0x77')",
+        "SHOW TABLES",
+        "DESCRIBE balances",
+        "SHOW CREATE TABLE balances",
+    })
+    void formattingAStatementAndParsingItAgainGivesTheSameTree(String text) {
+        Statement parsed = single(text);
+        String formatted = format(parsed);
+        Statement reparsed = single(formatted);
+        assertThat(reparsed).as(formatted).usingRecursiveComparison().ignoringFieldsOfTypes(Pos.class)
+                .isEqualTo(parsed);
+        assertThat(format(reparsed)).isEqualTo(formatted);
+    }
+
+    private static Statement single(String text) {
+        List<Statement> statements = SqlParser.parse(text).statements();
+        assertThat(statements).hasSize(1);
+        return statements.get(0);
+    }
+
+    /** The syntax tree as statement text: every name quoted, every expression parenthesised. */
+    static String format(Statement statement) {
+        if (statement instanceof Statement.InsertRows s) {
+            return (s.upsert() ? "UPSERT" : "INSERT") + " INTO " + id(s.table())
+                    + (s.columns().isEmpty() ? "" : " (" + ids(s.columns()) + ")") + " VALUES "
+                    + s.rows().stream().map(r -> "(" + exprs(r) + ")").collect(Collectors.joining(", "))
+                    + (s.group() == null ? "" : " ATTRIBUTE GROUP " + id(s.group()));
+        }
+        if (statement instanceof Statement.Update s) {
+            return "UPDATE " + id(s.table()) + " SET " + assignments(s.assignments())
+                    + (s.where() == null ? "" : " WHERE " + expr(s.where()));
+        }
+        if (statement instanceof Statement.Delete s) {
+            return "DELETE FROM " + id(s.table()) + (s.where() == null ? "" : " WHERE " + expr(s.where()))
+                    + (s.at().isEmpty() ? "" : " AT (" + assignments(s.at()) + ")");
+        }
+        if (statement instanceof Statement.CreateTable s) {
+            StringBuilder b = new StringBuilder("CREATE TABLE ").append(s.ifNotExists() ? "IF NOT EXISTS " : "")
+                    .append(id(s.name())).append(" (");
+            b.append(s.columns().stream().map(StatementRoundTripTests::column).collect(Collectors.joining(", ")));
+            if (!s.primaryKey().isEmpty()) {
+                b.append(", PRIMARY KEY (").append(ids(s.primaryKey())).append(")");
+            }
+            for (Statement.GroupDefinition g : s.groups()) {
+                b.append(", ATTRIBUTE GROUP ").append(id(g.name())).append(" (").append(ids(g.columns())).append(")")
+                        .append(ordering(g.ordering()));
+            }
+            b.append(")");
+            if (s.mode() != null) {
+                b.append(" ").append(s.mode().name());
+            }
+            return b.append(ordering(s.ordering())).toString();
+        }
+        if (statement instanceof Statement.DropTable s) {
+            return "DROP TABLE " + (s.ifExists() ? "IF EXISTS " : "") + id(s.name());
+        }
+        if (statement instanceof Statement.AddColumn s) {
+            return "ALTER TABLE " + id(s.table()) + " ADD COLUMN " + column(s.column())
+                    + (s.group() == null ? "" : " TO ATTRIBUTE GROUP " + id(s.group()));
+        }
+        if (statement instanceof Statement.DropColumn s) {
+            return "ALTER TABLE " + id(s.table()) + " DROP COLUMN " + id(s.column());
+        }
+        if (statement instanceof Statement.RenameColumn s) {
+            return "ALTER TABLE " + id(s.table()) + " RENAME COLUMN " + id(s.from()) + " TO " + id(s.to());
+        }
+        if (statement instanceof Statement.RenameTable s) {
+            return "ALTER TABLE " + id(s.table()) + " RENAME TO " + id(s.to());
+        }
+        if (statement instanceof Statement.SetRetention s) {
+            return "ALTER TABLE " + id(s.table()) + (s.commits() != null ? " SET HISTORY RETENTION " + s.commits()
+                    + " COMMITS" : s.interval() != null ? " SET HISTORY RETENTION " + string(s.interval())
+                    : " RESET HISTORY RETENTION");
+        }
+        if (statement instanceof Statement.CreateIndex s) {
+            return "CREATE " + (s.unique() ? "UNIQUE " : "") + "INDEX " + (s.ifNotExists() ? "IF NOT EXISTS " : "")
+                    + id(s.name()) + " ON " + id(s.table()) + " (" + ids(s.columns()) + ") SCOPE " + s.scope().name();
+        }
+        if (statement instanceof Statement.DropIndex s) {
+            return "DROP INDEX " + (s.ifExists() ? "IF EXISTS " : "") + id(s.name());
+        }
+        if (statement instanceof Statement.DeleteHistory s) {
+            return "DELETE HISTORY FROM " + id(s.table()) + " BEFORE COMMIT "
+                    + (s.before() instanceof AsOf.AtCommit c ? Long.toString(c.commit()) : "?");
+        }
+        if (statement instanceof Statement.Erase s) {
+            return "ERASE FROM " + id(s.table()) + " WHERE " + expr(s.where());
+        }
+        if (statement instanceof Statement.ShowTables) {
+            return "SHOW TABLES";
+        }
+        if (statement instanceof Statement.Describe s) {
+            return "DESCRIBE " + id(s.table());
+        }
+        if (statement instanceof Statement.ShowCreateTable s) {
+            return "SHOW CREATE TABLE " + id(s.table());
+        }
+        throw new IllegalArgumentException("no format for " + statement.getClass().getSimpleName());
+    }
+
+    private static String column(Statement.ColumnDefinition c) {
+        return id(c.name()) + " " + type(c.type()) + (c.notNull() ? " NOT NULL" : "")
+                + (c.defaultValue() == null ? "" : " DEFAULT " + expr(c.defaultValue()));
+    }
+
+    private static String type(TypeSpec t) {
+        return t.name().toUpperCase() + (t.first() == null ? "" : "(" + t.first()
+                + (t.second() == null ? "" : "," + t.second()) + ")");
+    }
+
+    private static String ordering(Statement.Ordering o) {
+        return (o.validBy().isEmpty() ? "" : " VALID BY (" + ids(o.validBy()) + ")")
+                + (o.revisionBy().isEmpty() ? "" : " REVISION BY (" + ids(o.revisionBy()) + ")");
+    }
+
+    private static String assignments(List<Statement.Assignment> list) {
+        return list.stream().map(a -> id(a.column()) + " = " + expr(a.value())).collect(Collectors.joining(", "));
+    }
+
+    private static String exprs(List<Expr> list) {
+        return list.stream().map(StatementRoundTripTests::expr).collect(Collectors.joining(", "));
+    }
+
+    static String expr(Expr e) {
+        if (e instanceof Expr.Literal l) {
+            return switch (l.kind()) {
+                case NULL -> "NULL";
+                case BOOLEAN -> l.text().toUpperCase();
+                case INTEGER, DECIMAL -> l.text();
+                case STRING -> string(l.text());
+                case DATE -> "DATE " + string(l.text());
+                case TIMESTAMP -> "TIMESTAMP " + string(l.text());
+                default -> throw new IllegalArgumentException("literal " + l.kind());
+            };
+        }
+        if (e instanceof Expr.Parameter) {
+            return "?";
+        }
+        if (e instanceof Expr.ColumnRef c) {
+            return (c.qualifier() == null ? "" : id(c.qualifier()) + ".") + id(c.column());
+        }
+        if (e instanceof Expr.Unary u) {
+            return (u.op() == Expr.UnaryOp.MINUS ? "-" : "+") + expr(u.operand());
+        }
+        if (e instanceof Expr.Binary b) {
+            return "(" + expr(b.left()) + " " + b.op().sql + " " + expr(b.right()) + ")";
+        }
+        if (e instanceof Expr.Not n) {
+            return "(NOT " + expr(n.operand()) + ")";
+        }
+        if (e instanceof Expr.InList in) {
+            return "(" + expr(in.value()) + (in.negated() ? " NOT" : "") + " IN (" + exprs(in.items()) + "))";
+        }
+        if (e instanceof Expr.IsNull n) {
+            return "(" + expr(n.value()) + " IS " + (n.negated() ? "NOT " : "") + "NULL)";
+        }
+        if (e instanceof Expr.Like l) {
+            return "(" + expr(l.value()) + (l.negated() ? " NOT" : "") + (l.caseInsensitive() ? " ILIKE " : " LIKE ")
+                    + expr(l.pattern()) + ")";
+        }
+        if (e instanceof Expr.Between b) {
+            return "(" + expr(b.value()) + (b.negated() ? " NOT" : "") + " BETWEEN " + expr(b.lower()) + " AND "
+                    + expr(b.upper()) + ")";
+        }
+        if (e instanceof Expr.FunctionCall f && f.orderBy().isEmpty() && f.filter() == null && f.over() == null) {
+            return id(f.name()) + "(" + (f.star() ? "*" : (f.distinct() ? "DISTINCT " : "") + exprs(f.args())) + ")";
+        }
+        throw new IllegalArgumentException("no format for " + e.getClass().getSimpleName());
+    }
+
+    private static String string(String text) {
+        return "'" + text.replace("'", "''") + "'";
+    }
+
+    private static String id(Ident ident) {
+        return Dialect.quote(ident.name());
+    }
+
+    private static String ids(List<Ident> idents) {
+        return idents.stream().map(StatementRoundTripTests::id).collect(Collectors.joining(", "));
+    }
+}
