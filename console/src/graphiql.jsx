@@ -12,6 +12,8 @@ const path = params.get('path') || '/graphql';
 const url = `${window.location.protocol}//${window.location.host}${path}`;
 const fetcher = createGraphiQLFetcher({
   url,
+  // Verso's /graphql answers plain JSON (no @defer/@stream): the simple fetcher, not the multipart one.
+  enableIncrementalDelivery: false,
   fetch: (input, init = {}) => {
     const headers = new Headers(init.headers);
     const auth = authHeader();
