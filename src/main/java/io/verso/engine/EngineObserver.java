@@ -27,7 +27,7 @@ public interface EngineObserver {
             commit(result.commit(), rows, elapsed);
         } else {
             read(result.results().stream()
-                    .anyMatch(r -> r instanceof StatementResult.Rows rows && rows.asOfCommit() != null), elapsed);
+                    .anyMatch(r -> r instanceof StatementResult.Rows rows && rows.pinned()), elapsed);
         }
     }
 }

@@ -425,7 +425,9 @@ public class StatementEngine {
                 throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
-            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound));
+            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound),
+                    bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF
+                            || (r.kind() == RelationKind.HISTORY && r.asOf() != null)));
         }
 
         /**

@@ -13,10 +13,15 @@ public sealed interface StatementResult {
      * Rows of a read. Values are JSON-ready: 64-bit integers, NUMERIC and commit sequences as
      * strings, timestamps as ISO-8601 strings, JSONB as JSON.
      *
-     * @param asOfCommit the commit the relations were read at, when the whole statement read at one
+     * @param asOfCommit the commit the read was served at (null for catalog listings)
+     * @param pinned whether any relation was read AS OF a commit or time, rather than its current rows
      */
-    record Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit)
+    record Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit, boolean pinned)
             implements StatementResult {
+
+        public Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit) {
+            this(statement, columns, rows, asOfCommit, asOfCommit != null);
+        }
     }
 
     /**

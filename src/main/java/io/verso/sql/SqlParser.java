@@ -39,6 +39,7 @@ public final class SqlParser {
                 || t.getType() == Token.EOF || t.getType() == VersoSqlLexer.SEMI)) {
             throw VersoException.user(ErrorCode.EMPTY_STATEMENT, "the statement text holds no statement");
         }
+        refuseDeepNesting(tokens.getTokens());
         VersoSqlParser parser = new VersoSqlParser(tokens);
         parser.removeErrorListeners();
         parser.addErrorListener(ThrowingListener.INSTANCE);
@@ -61,6 +62,26 @@ public final class SqlParser {
             throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
         }
         return new Script(statements, builder.parameterCount());
+    }
+
+    /**
+     * Parentheses nest at most {@link #MAX_PARENTHESES} deep. A parenthesis may open a query or an
+     * expression, and telling them apart costs a look ahead over the nested parentheses at each level:
+     * without a bound, deep nesting would cost time quadratic in its depth before any error.
+     */
+    static final int MAX_PARENTHESES = 200;
+
+    private static void refuseDeepNesting(List<Token> tokens) {
+        int depth = 0;
+        for (Token token : tokens) {
+            if (token.getType() == VersoSqlLexer.LPAREN && ++depth > MAX_PARENTHESES) {
+                throw new VersoException.UserError(ErrorCode.NESTING_TOO_DEEP, "parentheses nest more than "
+                        + MAX_PARENTHESES + " deep at line " + token.getLine() + ", column "
+                        + (token.getCharPositionInLine() + 1), token.getLine(), token.getCharPositionInLine() + 1, null);
+            } else if (token.getType() == VersoSqlLexer.RPAREN) {
+                depth = Math.max(0, depth - 1);
+            }
+        }
     }
 
     private static VersoSqlParser.ScriptContext parseScript(VersoSqlParser parser) {

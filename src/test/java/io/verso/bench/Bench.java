@@ -249,11 +249,58 @@ public final class Bench {
                 (k, b) -> verso.history(VERSO_MAIN, w, k),
                 (k, b) -> pg.history(PG_MAIN, w, k),
                 (k, b) -> maria.history(MARIA_MAIN, w, k), "GET …/history?key=…; MariaDB FOR SYSTEM_TIME ALL");
+        readLanguage(w, in);
         int span = Math.min(config.diffSpan(), w.batches() / 4);
         readScenario(section, "diff between commits n and n+" + span, w, config.diffReads(),
                 (k, b) -> verso.diff(VERSO_MAIN, in.verso()[b - span], in.verso()[b]),
                 (k, b) -> pg.diff(PG_MAIN, in.postgres()[b - span], in.postgres()[b]),
                 null, "whole table; GET …/diff?from&to vs one SQL statement");
+    }
+
+    /**
+     * Queries of the whole read language (issue 11) beside the same SQL written by hand over the
+     * baseline's current and history tables: the cost of parsing, analysing, compiling and HTTP.
+     */
+    private void readLanguage(Workload w, Ingested in) throws Exception {
+        String section = "Read language (1 client)";
+        int count = Math.max(2, config.tableReads());
+        readScenario(section, "top-10 by amount AS OF a random commit", w, count,
+                (k, b) -> verso.sql("SELECT chain_id, address, token, amount FROM " + VERSO_MAIN + " AS OF COMMIT "
+                        + in.verso()[b] + " ORDER BY amount DESC, chain_id, address, token LIMIT 10", "").length(),
+                (k, b) -> pg.query(PG_MAIN, "SELECT chain_id, address, token, amount FROM %hist WHERE _from <= ?"
+                        + " AND (_to IS NULL OR _to > ?) ORDER BY amount DESC, chain_id, address, token LIMIT 10",
+                        in.postgres()[b], in.postgres()[b]),
+                null, "ORDER BY … LIMIT over every key's winner at n");
+        readScenario(section, "history window (chain_id = 1, commits n-2 to n)", w, count,
+                (k, b) -> verso.sql("SELECT chain_id, address, token, _commit, amount - lag(amount) OVER (PARTITION BY"
+                        + " chain_id, address, token ORDER BY _commit) AS change FROM history(" + VERSO_MAIN + ")"
+                        + " WHERE chain_id = 1 AND _commit BETWEEN " + in.verso()[Math.max(0, b - 2)] + " AND "
+                        + in.verso()[b], "").length(),
+                (k, b) -> pg.query(PG_MAIN, "SELECT chain_id, address, token, _commit, amount - lag(amount) OVER"
+                        + " (PARTITION BY chain_id, address, token ORDER BY _commit) FROM %hist WHERE chain_id = 1"
+                        + " AND _commit BETWEEN ? AND ?", in.postgres()[Math.max(0, b - 2)], in.postgres()[b]),
+                null, "lag() over history(t)");
+        readScenario(section, "AS OF subquery joined to current rows (chain_id = 1)", w, count,
+                (k, b) -> verso.sql("SELECT n.address, n.token, n.amount - o.amount FROM " + VERSO_MAIN + " n JOIN"
+                        + " (SELECT chain_id, address, token, amount FROM " + VERSO_MAIN + " WHERE chain_id = 1)"
+                        + " AS OF COMMIT " + in.verso()[b] + " AS o ON o.chain_id = n.chain_id AND o.address ="
+                        + " n.address AND o.token = n.token WHERE n.chain_id = 1", "").length(),
+                (k, b) -> pg.query(PG_MAIN, "SELECT n.address, n.token, n.amount - o.amount FROM %cur n JOIN"
+                        + " (SELECT chain_id, address, token, amount FROM %hist WHERE chain_id = 1 AND _from <= ?"
+                        + " AND (_to IS NULL OR _to > ?)) o ON o.chain_id = n.chain_id AND o.address = n.address"
+                        + " AND o.token = n.token WHERE n.chain_id = 1", in.postgres()[b], in.postgres()[b]),
+                null, "a derived table AS OF n beside today's rows");
+        readScenario(section, "INSERT … SELECT of every key AS OF a commit", w, 1,
+                (k, b) -> {
+                    String copy = VERSO_MAIN + "_copy";
+                    verso.sql("DROP TABLE IF EXISTS " + copy + "; CREATE TABLE " + copy + " (chain_id BIGINT,"
+                            + " address TEXT, token TEXT, amount NUMERIC(38,0), PRIMARY KEY (chain_id, address, token))"
+                            + " VERSIONED", "");
+                    return verso.sql("UPSERT INTO " + copy + " SELECT chain_id, address, token, amount FROM "
+                            + VERSO_MAIN + " AS OF COMMIT " + in.verso()[b], "").length();
+                },
+                (k, b) -> pg.copyAsOf(PG_MAIN, PG_MAIN + "_copy", in.postgres()[b]),
+                null, "one commit writing one version per key (" + w.keys + " rows)");
     }
 
     /**

@@ -274,6 +274,39 @@ final class DirectPg implements AutoCloseable {
         return rows;
     }
 
+    /** A read of the read-language set: {@code %cur} and {@code %hist} name the tables; binds are longs. */
+    long query(String t, String sql, long... binds) throws SQLException {
+        return pool.with(c -> {
+            c.setAutoCommit(true);
+            try (PreparedStatement ps = c.prepareStatement(sql.replace("%cur", q(t + "_cur"))
+                    .replace("%hist", q(t + "_hist")))) {
+                for (int i = 0; i < binds.length; i++) {
+                    ps.setLong(i + 1, binds[i]);
+                }
+                return drain(ps);
+            }
+        });
+    }
+
+    /** INSERT ... SELECT of every key's winner at a commit into a fresh table; returns the rows written. */
+    long copyAsOf(String t, String copy, long asOf) throws SQLException {
+        return pool.with(c -> {
+            c.setAutoCommit(true);
+            try (Statement s = c.createStatement()) {
+                s.execute("DROP TABLE IF EXISTS " + q(copy));
+                s.execute("CREATE TABLE " + q(copy) + " (chain_id bigint, address text, token text,"
+                        + " amount numeric(38,0), PRIMARY KEY (chain_id, address, token))");
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + q(copy) + " SELECT chain_id, address,"
+                    + " token, amount FROM " + q(t + "_hist") + " WHERE " + window("?") + " ON CONFLICT (chain_id,"
+                    + " address, token) DO UPDATE SET amount = EXCLUDED.amount")) {
+                ps.setLong(1, asOf);
+                ps.setLong(2, asOf);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
     private String q(String name) {
         return schema + "." + name;
     }

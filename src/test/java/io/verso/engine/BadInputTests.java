@@ -167,7 +167,7 @@ class BadInputTests extends IntegrationTest {
 
     @Test
     void pathologicalInputIsRefusedNotCrashedOn() {
-        refused(400, "SYNTAX_ERROR", "SELECT k FROM $t WHERE " + "(".repeat(20_000) + "k = 1" + ")".repeat(20_000));
+        refused(400, "NESTING_TOO_DEEP", "SELECT k FROM $t WHERE " + "(".repeat(20_000) + "k = 1" + ")".repeat(20_000));
         refused(400, "INVALID_VALUE", "UPSERT INTO $t (k, v, ix, rev) VALUES (2, 'x', 1e1000000000, 1)");
         refused(400, "INVALID_VALUE", "UPSERT INTO $t (k, v, ix, rev) VALUES (2, 'x', ?, 1)", new java.math.BigDecimal("1e1000000000"));
         refused(400, "SYNTAX_ERROR", "SELECT \"a\u0000b\" FROM $t");
