@@ -426,7 +426,7 @@ public class StatementEngine {
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows()));
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound),
-                    bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF
+                    bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF || r.kind() == RelationKind.RANGE
                             || (r.kind() == RelationKind.HISTORY && r.asOf() != null)));
         }
 
