@@ -186,12 +186,41 @@ public final class SystemCompiler {
             b.sql(" WHERE ");
             exprs.emit(b, where);
         }
+        boolean keyed = !table.keyColumns().isEmpty();
+        if (keyed) {
+            // MariaDB keys history by (key, row_end): closing a version this commit wrote would collide with the
+            // version of the same key this commit already closed, and MariaDB then drops the row instead of
+            // keeping an empty-period version. Same here.
+            b.sql("), ").ident("d").sql(" AS (DELETE FROM ").table(table.currentTable()).sql(" AS ").ident("x")
+                    .sql(" USING ").ident("m").sql(" WHERE ").qualified("x", "_rid").sql(" = ").qualified("m", "_rid")
+                    .sql(" AND ").qualified("x", "_to").sql(" IS NULL AND ");
+            closedSameKey(b, table, commit);
+            b.sql(" RETURNING 1");
+        }
         b.sql("), ").ident("u").sql(" AS (UPDATE ").table(table.currentTable()).sql(" AS ").ident("x").sql(" SET ")
                 .ident("_to").sql(" = ").bind(commit).sql(", ").ident("_end").sql(" = CAST(").bind(utc(commitTime))
                 .sql(" AS timestamp) FROM ").ident("m").sql(" WHERE ").qualified("x", "_rid").sql(" = ")
-                .qualified("m", "_rid").sql(" AND ").qualified("x", "_to").sql(" IS NULL RETURNING 1) SELECT count(*) FROM ")
-                .ident("u");
+                .qualified("m", "_rid").sql(" AND ").qualified("x", "_to").sql(" IS NULL");
+        if (keyed) {
+            b.sql(" AND NOT ");
+            closedSameKey(b, table, commit);
+        }
+        b.sql(" RETURNING 1) SELECT (SELECT count(*) FROM ").ident("u").sql(")");
+        if (keyed) {
+            b.sql(" + (SELECT count(*) FROM ").ident("d").sql(")");
+        }
         return b.build();
+    }
+
+    /** {@code x} was written by this commit and another version of its key was closed by it. */
+    private static void closedSameKey(SqlBuilder b, TableDef table, long commit) {
+        b.sql("(").qualified("x", "_from").sql(" = ").bind(commit).sql(" AND EXISTS (SELECT 1 FROM ")
+                .table(table.currentTable()).sql(" AS ").ident("y").sql(" WHERE ").qualified("y", "_to").sql(" = ")
+                .bind(commit);
+        for (ColumnDef key : table.keyColumns()) {
+            b.sql(" AND ").qualified("y", key.physical()).sql(" = ").qualified("x", key.physical());
+        }
+        b.sql("))");
     }
 
     /** A table whose versioning was dropped keeps no history: UPDATE changes rows in place, DELETE removes them. */

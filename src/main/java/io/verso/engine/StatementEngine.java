@@ -604,7 +604,7 @@ public class StatementEngine {
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
                     properties.maxResultChars()));
-            boolean pinned = bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF
+            boolean pinned = bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF || r.kind() == RelationKind.RANGE
                     || (r.kind() == RelationKind.HISTORY && r.asOf() != null));
             readPast |= pinned;
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound), pinned);
