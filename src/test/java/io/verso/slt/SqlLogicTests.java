@@ -43,8 +43,10 @@ import tools.jackson.databind.json.JsonMapper;
  * expected results with the engine name {@code postgresql} for skipif/onlyif. Reports both counts
  * and every record PostgreSQL answers and Verso does not, with the reason.
  *
- * <p>The corpus runs whole (about 16,000 records); {@code -Dslt.files=select1,evidence/in1} limits it to
- * some files. Skipped with a message where the folder is absent.
+ * <p>To keep the suite's time in bounds, every statement record runs but only every second query
+ * record ({@code -Dslt.sample=1} runs all 12,552; a whole run takes 6–15 minutes on 2 busy cores);
+ * {@code -Dslt.files=select1,evidence/in1} limits the run to some files. Skipped with a message where
+ * the folder is absent.
  */
 class SqlLogicTests extends IntegrationTest {
 
@@ -90,6 +92,7 @@ class SqlLogicTests extends IntegrationTest {
             files = files.stream().filter(p -> wanted.stream().anyMatch(w -> corpus.relativize(p).toString()
                     .replace(".test", "").equals(w.trim()))).toList();
         }
+        int sample = Math.max(1, Integer.getInteger("slt.sample", 2));
         long started = System.nanoTime();
         int queries = 0;
         int statements = 0;
@@ -115,7 +118,11 @@ class SqlLogicTests extends IntegrationTest {
                 }
                 dropAll(created);
                 boolean diverged = false;
+                int queryIndex = 0;
                 for (Record r : records) {
+                    if (r.query && queryIndex++ % sample != 0) {
+                        continue;
+                    }
                     Outcome onPg = runPg(pg, r);
                     Outcome onVerso = runVerso(r);
                     if (r.query) {
@@ -147,7 +154,8 @@ class SqlLogicTests extends IntegrationTest {
             }
         }
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-        System.out.println("== sqllogictest corpus: " + files.size() + " files in " + seconds + " s");
+        System.out.println("== sqllogictest corpus: " + files.size() + " files in " + seconds + " s"
+                + (sample > 1 ? ", 1 in " + sample + " query records (-Dslt.sample=1 for all)" : ""));
         System.out.println("   query records     Verso " + versoQueries + ", PostgreSQL " + pgQueries + " of " + queries);
         System.out.println("   statement records Verso " + versoStatements + ", PostgreSQL " + pgStatements + " of "
                 + statements);
@@ -157,7 +165,7 @@ class SqlLogicTests extends IntegrationTest {
         failures.stream().limit(Integer.getInteger("slt.show", 60)).forEach(f -> System.out.println("   " + f));
         assertThat(versoWrong).as("records where Verso returned a wrong answer PostgreSQL got right").isZero();
         assertThat(versoQueries).as("query records Verso answers, next to PostgreSQL's " + pgQueries)
-                .isGreaterThanOrEqualTo(pgQueries - Integer.getInteger("slt.allowedGap", 10));
+                .isGreaterThanOrEqualTo(pgQueries - Integer.getInteger("slt.allowedGap", 8));
     }
 
     // ---- the file format -----------------------------------------------------------------------
