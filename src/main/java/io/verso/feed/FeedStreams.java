@@ -1,5 +1,7 @@
 package io.verso.feed;
 
+import io.verso.security.Caller;
+import io.verso.security.VersoPrincipal;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,13 +57,24 @@ public class FeedStreams implements SmartLifecycle {
 
     /** Starts following {@code table} after {@code after}, its first page already read (and checked) by the caller. */
     public void follow(String table, ChangeFeed.Page first, Sink sink) {
+        // The stream reads on its own thread for the caller who opened it, with the caller's privileges.
+        VersoPrincipal caller = Caller.current();
         executor.execute(() -> {
             try {
-                run(table, first, sink);
-            } catch (IOException e) {
-                log.debug("Feed stream of {} ended: {}", table, e.toString());
-            } catch (InterruptedException e) {
-                sink.end();
+                Caller.as(caller, () -> {
+                    try {
+                        run(table, first, sink);
+                        return null;
+                    } catch (IOException | InterruptedException e) {
+                        throw new StreamEnded(e);
+                    }
+                });
+            } catch (StreamEnded ended) {
+                if (ended.getCause() instanceof InterruptedException) {
+                    sink.end();
+                } else {
+                    log.debug("Feed stream of {} ended: {}", table, ended.getCause().toString());
+                }
             } catch (RuntimeException e) {
                 sink.failed(e);
             }
@@ -120,5 +133,12 @@ public class FeedStreams implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /** Carries a stream's end (closed connection, interruption) out of {@link Caller#as}. */
+    private static final class StreamEnded extends RuntimeException {
+        StreamEnded(Exception cause) {
+            super(cause);
+        }
     }
 }

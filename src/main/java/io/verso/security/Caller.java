@@ -39,8 +39,16 @@ public final class Caller {
 
     /** Runs the service's own work (retention) with every privilege. */
     public static <T> T asSystem(Supplier<T> work) {
+        return as(VersoPrincipal.SYSTEM, work);
+    }
+
+    /**
+     * Runs {@code work} for {@code principal} on this thread: for work a request hands to another
+     * thread (a change stream), which carries no security context of its own.
+     */
+    public static <T> T as(VersoPrincipal principal, Supplier<T> work) {
         VersoPrincipal previous = OVERRIDE.get();
-        OVERRIDE.set(VersoPrincipal.SYSTEM);
+        OVERRIDE.set(principal);
         try {
             return work.get();
         } finally {
