@@ -1,4 +1,4 @@
-// The statement language of ../shared/spec/dialect.md. Keywords are case-insensitive; the
+// The statement language of docs/language.md. Keywords are case-insensitive; the
 // lexer folds nothing, the AST builder lower-cases unquoted identifiers.
 grammar VersoSql;
 
