@@ -57,6 +57,31 @@ public enum Function {
     }
 
     /** Names a user may write for a function: {@code ceiling} and {@code pow} are PostgreSQL's own aliases. */
+    /**
+     * The function a call names, checked for the rules every analysis applies: only the dialect's
+     * functions, {@code (*)} only for count, and the number of arguments.
+     */
+    public static Function resolve(io.verso.sql.ast.Expr.FunctionCall f) {
+        Function function = named(f.name().name()).orElseThrow(() -> io.verso.error.VersoException.at(
+                io.verso.error.ErrorCode.UNKNOWN_FUNCTION, "unknown function '" + f.name().name()
+                        + "'; the dialect has " + String.join(", ",
+                        java.util.Arrays.stream(values()).map(Function::sqlName).toList()), f.pos()));
+        if (f.star() && function != COUNT) {
+            throw invalid(f, function.sqlName() + "(*) is not allowed; only count(*)");
+        }
+        int args = f.star() ? 1 : f.args().size();
+        if (args < function.minArgs || args > function.maxArgs) {
+            throw invalid(f, function.sqlName() + " takes " + (function.minArgs == function.maxArgs
+                    ? String.valueOf(function.minArgs) : function.minArgs + " to " + function.maxArgs)
+                    + " argument(s), not " + args);
+        }
+        return function;
+    }
+
+    private static io.verso.error.VersoException invalid(io.verso.sql.ast.Expr.FunctionCall f, String message) {
+        return io.verso.error.VersoException.at(io.verso.error.ErrorCode.INVALID_EXPRESSION, message, f.pos());
+    }
+
     public static Optional<Function> named(String name) {
         switch (name) {
             case "ceiling" -> {

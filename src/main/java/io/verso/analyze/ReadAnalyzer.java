@@ -648,19 +648,7 @@ public final class ReadAnalyzer {
     }
 
     private void function(Expr.FunctionCall f, Frame frame, Clause clause) {
-        Function function = Function.named(f.name().name()).orElseThrow(() -> VersoException.at(
-                ErrorCode.UNKNOWN_FUNCTION, "unknown function '" + f.name().name() + "'; the dialect has "
-                        + String.join(", ", java.util.Arrays.stream(Function.values()).map(Function::sqlName).toList()),
-                f.pos()));
-        if (f.star() && function != Function.COUNT) {
-            throw invalid(f.pos(), function.sqlName() + "(*) is not allowed; only count(*)");
-        }
-        int args = f.star() ? 1 : f.args().size();
-        if (args < function.minArgs || args > function.maxArgs) {
-            throw invalid(f.pos(), function.sqlName() + " takes " + (function.minArgs == function.maxArgs
-                    ? String.valueOf(function.minArgs) : function.minArgs + " to " + function.maxArgs)
-                    + " argument(s), not " + args);
-        }
+        Function function = Function.resolve(f);
         boolean aggregate = function.aggregate;
         if ((f.distinct() || !f.orderBy().isEmpty() || f.filter() != null) && !aggregate) {
             throw invalid(f.pos(), "DISTINCT, ORDER BY and FILTER apply to aggregate functions only, not "

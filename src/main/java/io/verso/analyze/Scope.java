@@ -81,19 +81,7 @@ public final class Scope {
     }
 
     private void checkFunction(Expr.FunctionCall f) {
-        Function function = Function.named(f.name().name()).orElseThrow(() -> VersoException.at(
-                ErrorCode.UNKNOWN_FUNCTION, "unknown function '" + f.name().name() + "'; the dialect has "
-                        + String.join(", ", java.util.Arrays.stream(Function.values()).map(Function::sqlName).toList()),
-                f.pos()));
-        if (f.star() && function != Function.COUNT) {
-            throw invalid(f.pos(), function.sqlName() + "(*) is not allowed; only count(*)");
-        }
-        int args = f.star() ? 1 : f.args().size();
-        if (args < function.minArgs || args > function.maxArgs) {
-            throw invalid(f.pos(), function.sqlName() + " takes " + (function.minArgs == function.maxArgs
-                    ? String.valueOf(function.minArgs) : function.minArgs + " to " + function.maxArgs)
-                    + " argument(s), not " + args);
-        }
+        Function function = Function.resolve(f);
         if (f.distinct() && !function.aggregate) {
             throw invalid(f.pos(), "DISTINCT applies to aggregate functions only, not " + function.sqlName());
         }
