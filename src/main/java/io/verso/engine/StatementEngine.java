@@ -604,10 +604,10 @@ public class StatementEngine {
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
                     properties.maxResultChars()));
-            boolean pinned = bound.relations().stream().anyMatch(r -> r.kind() == RelationKind.AS_OF || r.kind() == RelationKind.RANGE
-                    || (r.kind() == RelationKind.HISTORY && r.asOf() != null));
+            boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
+            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
             readPast |= pinned;
-            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound), pinned);
+            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound), pinned, fixed);
         }
 
         /**
@@ -956,6 +956,14 @@ public class StatementEngine {
             touch(found.get().name(), 0);
             return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
         }
+    }
+
+    /**
+     * A relation read up to a fixed commit (AS OF, FOR SYSTEM_TIME AS OF / FROM / BETWEEN, history or
+     * changes AS OF), not current rows nor everything so far (FOR SYSTEM_TIME ALL, plain history).
+     */
+    private static boolean atFixedCommit(BoundRelation relation) {
+        return relation.kind() != RelationKind.CURRENT && relation.asOf() != null;
     }
 
     static String describeKey(List<ColumnDef> keys, String[] values) {

@@ -15,12 +15,15 @@ public sealed interface StatementResult {
      *
      * @param asOfCommit the commit the read was served at (null for catalog listings)
      * @param pinned whether any relation was read AS OF a commit or time, rather than its current rows
+     * @param fixed whether every relation was read at a fixed commit, so the answer does not depend
+     *        on commits made after those (a read without relations, such as {@code SELECT 1}, too)
      */
-    record Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit, boolean pinned)
-            implements StatementResult {
+    record Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit, boolean pinned,
+                boolean fixed) implements StatementResult {
 
+        /** A listing of the catalog or of current state: read now, at no fixed commit. */
         public Rows(String statement, List<Column> columns, List<List<Object>> rows, Long asOfCommit) {
-            this(statement, columns, rows, asOfCommit, asOfCommit != null);
+            this(statement, columns, rows, asOfCommit, false, false);
         }
     }
 

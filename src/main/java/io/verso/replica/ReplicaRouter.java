@@ -314,7 +314,7 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     /** Every statement read at a fixed commit: the answer does not depend on replay beyond it. */
     private static boolean pinned(ExecutionResult result) {
         return !result.results().isEmpty() && result.results().stream()
-                .allMatch(r -> r instanceof StatementResult.Rows rows && rows.asOfCommit() != null);
+                .allMatch(r -> r instanceof StatementResult.Rows rows && rows.fixed());
     }
 
     /** Polls the replica until it holds {@code floor} and {@code catalogFloor}; false at the deadline. */
