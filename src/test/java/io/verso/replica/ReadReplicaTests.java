@@ -192,8 +192,9 @@ class ReadReplicaTests extends IntegrationTest {
                     assertThat(sql.rows("SELECT v FROM " + t)).containsExactly(List.of("2"));
                     assertThat(sql.rows("SELECT v FROM " + t + " AS OF COMMIT ?", commit)).containsExactly(List.of("2"));
                 }
+                // At least these ten: the counter is the whole service's, and other readers (feeds, jobs) may add to it.
                 assertThat(reads("primary") - primaryBefore).as("reads of a commit the standby has not replayed")
-                        .isEqualTo(10);
+                        .isGreaterThanOrEqualTo(10);
                 assertThat(reads("replica") - replicaBefore).isZero();
                 // What it has replayed it still serves exactly.
                 assertThat(sql.rows("SELECT v FROM " + t + " AS OF COMMIT ?", before)).containsExactly(List.of("1"));
