@@ -23,6 +23,7 @@ public final class AsOfResolver {
     private final Timestamps timestamps;
     private final java.util.IdentityHashMap<AsOf, Long> resolved = new java.util.IdentityHashMap<>();
     private Instants instants;
+    private boolean openByTime;
 
     /** Evaluates FOR SYSTEM_TIME bounds and finds commits by time; the engine asks the database. */
     public interface Instants {
@@ -59,7 +60,7 @@ public final class AsOfResolver {
         }
         return switch (time.kind()) {
             case ALL -> new Long[] {null, null};
-            case AS_OF -> new Long[] {null, instants.commitAt(instants.at(time.from()), false, latestCommit)};
+            case AS_OF -> new Long[] {null, byTime(instants.commitAt(instants.at(time.from()), false, latestCommit))};
             case FROM_TO, BETWEEN -> {
                 java.time.Instant from = instants.at(time.from());
                 java.time.Instant to = instants.at(time.to());
@@ -70,7 +71,7 @@ public final class AsOfResolver {
                     yield new Long[] {0L, 0L};
                 }
                 // FROM: row_start < t2; BETWEEN: row_start <= t2. Both: row_end > t1.
-                long upper = instants.commitAt(to, time.kind() == AsOf.SystemTimeKind.FROM_TO, latestCommit);
+                long upper = byTime(instants.commitAt(to, time.kind() == AsOf.SystemTimeKind.FROM_TO, latestCommit));
                 yield new Long[] {instants.commitAt(from, false, latestCommit), upper};
             }
             case TRANSACTION -> throw new IllegalStateException();
@@ -91,6 +92,21 @@ public final class AsOfResolver {
         return latestCommit;
     }
 
+    /**
+     * Whether a time was resolved to the latest commit of the snapshot: a commit made after the
+     * snapshot (not yet replayed on a standby, say) may then be the one that time names, so such a
+     * read is not fixed by its AS OF alone. A time resolved to an earlier commit is fixed: the next
+     * commit in the snapshot is after it, and so is every later one (commit times never decrease).
+     */
+    public boolean openByTime() {
+        return openByTime;
+    }
+
+    private long byTime(long commit) {
+        openByTime |= commit >= latestCommit;
+        return commit;
+    }
+
     public long resolve(AsOf asOf) {
         if (asOf instanceof AsOf.SystemTime time) {
             throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "FOR SYSTEM_TIME applies to a table", time.pos());
@@ -102,7 +118,7 @@ public final class AsOfResolver {
                     throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF TIMESTAMP is not available here",
                             a.pos());
                 }
-                return timestamps.commitAt(t.value(), latestCommit);
+                return byTime(timestamps.commitAt(t.value(), latestCommit));
             });
         }
         long commit = asOf instanceof AsOf.AtCommit c ? c.commit() : fromParameter((AsOf.AtParameter) asOf);

@@ -605,7 +605,7 @@ public class StatementEngine {
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
                     properties.maxResultChars()));
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
-            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
+            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit) && !asOf.openByTime();
             readPast |= pinned;
             return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound), pinned, fixed);
         }

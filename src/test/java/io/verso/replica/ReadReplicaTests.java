@@ -191,10 +191,13 @@ class ReadReplicaTests extends IntegrationTest {
                 for (int i = 0; i < 5; i++) {
                     assertThat(sql.rows("SELECT v FROM " + t)).containsExactly(List.of("2"));
                     assertThat(sql.rows("SELECT v FROM " + t + " AS OF COMMIT ?", commit)).containsExactly(List.of("2"));
+                    // A time after every commit names the latest one, which the paused standby does not hold.
+                    assertThat(sql.rows("SELECT v FROM " + t + " AS OF TIMESTAMP '2999-01-01T00:00:00Z'"))
+                            .containsExactly(List.of("2"));
                 }
                 // At least these ten: the counter is the whole service's, and other readers (feeds, jobs) may add to it.
                 assertThat(reads("primary") - primaryBefore).as("reads of a commit the standby has not replayed")
-                        .isGreaterThanOrEqualTo(10);
+                        .isGreaterThanOrEqualTo(15);
                 assertThat(reads("replica") - replicaBefore).isZero();
                 // What it has replayed it still serves exactly.
                 assertThat(sql.rows("SELECT v FROM " + t + " AS OF COMMIT ?", before)).containsExactly(List.of("1"));
