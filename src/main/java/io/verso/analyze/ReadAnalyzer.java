@@ -349,10 +349,11 @@ public final class ReadAnalyzer {
         relations.add(relation);
         bindings.put(ref, new BoundSelect.TableRead(relation));
         Entry entry = new Entry(alias, rename(relation.columns(), ref.columnAliases(), ref.pos()));
-        if (table.systemVersioned() && table.period().implicit()) {
-            int n = relation.columns().size();
-            entry.hidden.add(entry.columns.get(n - 2));
-            entry.hidden.add(entry.columns.get(n - 1));
+        if (table.systemVersioned() && table.period().implicit() && relation.kind() != RelationKind.HISTORY) {
+            // Invisible in SELECT *, readable by name; history() lists them, since it is the list of periods.
+            int n = table.columns().size();
+            entry.hidden.add(entry.columns.get(n));
+            entry.hidden.add(entry.columns.get(n + 1));
         }
         return entry;
     }
@@ -383,9 +384,10 @@ public final class ReadAnalyzer {
     /** Binds one catalog table read with the AS OF that applies to it (null: current rows). */
     public static BoundRelation bind(Query.TableRef ref, TableDef table, AsOf asOf, AsOfResolver resolver) {
         String alias = ref.visibleName();
-        if (ref.history() && table.mode() == TableMode.SYSTEM) {
-            throw VersoException.at(ErrorCode.NO_HISTORY, "history(" + table.name() + "): a system-versioned table "
-                    + "lists its versions with FOR SYSTEM_TIME ALL", ref.pos());
+        if (ref.pseudo() && table.mode() == TableMode.SYSTEM && (ref.changes() || !table.systemVersioned())) {
+            throw VersoException.at(ErrorCode.NO_HISTORY, (ref.changes() ? "changes(" : "history(") + table.name()
+                    + "): " + (table.systemVersioned() ? "a system-versioned table lists its versions with history() "
+                    + "or FOR SYSTEM_TIME ALL" : "the table is not system-versioned and keeps no history"), ref.pos());
         }
         if (!ref.pseudo() && asOf instanceof AsOf.SystemTime time) {
             Long[] range = resolver.resolveSystemTime(time, table);

@@ -99,7 +99,42 @@ public final class SystemCompiler {
                             .sql(")");
                 }
             }
-            case HISTORY -> throw new IllegalStateException("history() of a SYSTEM table is refused by the analyzer");
+            case HISTORY -> throw new IllegalStateException("history() of a SYSTEM table is emitted by history()");
+        }
+        b.sql(")");
+    }
+
+    /**
+     * {@code history(t)} of a system-versioned table: every version with its period, and the pseudo-columns
+     * of history() ({@code _group} is always the default group, nothing is a tombstone: a DELETE closes the
+     * version). Seen AS OF commit n, only versions written by then, with the period's end as it stood at n.
+     * A version whose period is empty (written and closed by one commit) was never current.
+     */
+    static void history(SqlBuilder b, TableDef table, Long asOf) {
+        b.sql("(SELECT ");
+        List<ColumnDef> columns = table.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident(columns.get(i).physical()).sql(" AS ").ident(columns.get(i).name());
+        }
+        b.sql(", ").ident("_start").sql(" AS ").ident(table.period().start()).sql(", ");
+        if (asOf == null) {
+            b.ident("_end");
+        } else {
+            b.sql("CASE WHEN ").ident("_to").sql(" <= ").bind(asOf).sql(" THEN ").ident("_end")
+                    .sql(" ELSE TIMESTAMP '").sql(SystemPeriod.END_OF_TIME).sql("' END");
+        }
+        b.sql(" AS ").ident(table.period().end()).sql(", CAST(").bind(io.verso.catalog.GroupDef.DEFAULT_NAME)
+                .sql(" AS text) AS ").ident("_group").sql(", ").ident("_from").sql(" AS ").ident("_commit")
+                .sql(", CASE WHEN ").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").ident("_from")
+                .sql(" THEN ").ident("_from").sql(" END AS ").ident("_current_from").sql(", CASE WHEN ")
+                .ident("_to").sql(" > ").ident("_from");
+        if (asOf != null) {
+            b.sql(" AND ").ident("_to").sql(" <= ").bind(asOf);
+        }
+        b.sql(" THEN ").ident("_to").sql(" END AS ").ident("_current_to").sql(", FALSE AS ").ident("_deleted")
+                .sql(" FROM ").table(table.currentTable());
+        if (asOf != null) {
+            b.sql(" WHERE ").ident("_from").sql(" <= ").bind(asOf);
         }
         b.sql(")");
     }
