@@ -228,7 +228,7 @@ public final class ReadAnalyzer {
                 || block.items().stream().anyMatch(i -> i instanceof SelectItem.Item it && hasAggregate(it.expr()))
                 || (owner != null && owner.orderBy().stream().anyMatch(s -> hasAggregate(s.expr())));
         if (grouped) {
-            GroupCheck check = new GroupCheck(block.groupBy(), frame);
+            GroupCheck check = new GroupCheck(block.groupBy(), frame, block.items());
             for (SelectItem item : block.items()) {
                 if (item instanceof SelectItem.Item it) {
                     check.check(it.expr());
@@ -816,11 +816,31 @@ public final class ReadAnalyzer {
         private final Set<String> keys = new LinkedHashSet<>();
         private final Frame frame;
 
-        GroupCheck(List<Expr> groupBy, Frame frame) {
+        GroupCheck(List<Expr> groupBy, Frame frame, List<SelectItem> items) {
             this.groupBy = groupBy;
             this.frame = frame;
             for (Expr g : groupBy) {
                 keys.add(shape(g));
+                // GROUP BY 2 or GROUP BY alias groups by that select item's expression, as in PostgreSQL.
+                Expr named = null;
+                if (g instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.INTEGER && lit.text().length() < 10) {
+                    int ordinal = Integer.parseInt(lit.text());
+                    if (ordinal >= 1 && ordinal <= items.size()
+                            && items.subList(0, ordinal).stream().allMatch(i -> i instanceof SelectItem.Item)) {
+                        named = ((SelectItem.Item) items.get(ordinal - 1)).expr();
+                    }
+                } else if (g instanceof Expr.ColumnRef ref && ref.qualifier() == null
+                        && (targets.get(ref) == null || targets.get(ref).entry() == null)) {
+                    for (SelectItem item : items) {
+                        if (item instanceof SelectItem.Item it && it.alias() != null
+                                && it.alias().name().equals(ref.column().name())) {
+                            named = it.expr();
+                        }
+                    }
+                }
+                if (named != null) {
+                    keys.add(shape(named));
+                }
             }
         }
 

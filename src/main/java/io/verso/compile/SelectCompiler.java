@@ -135,7 +135,14 @@ public final class SelectCompiler {
             b.sql(" GROUP BY ");
             for (int i = 0; i < block.groupBy().size(); i++) {
                 b.sql(i > 0 ? ", " : "");
-                orderingExpr(b, block.groupBy().get(i), outputs);
+                int item = selectItemLike(block, block.groupBy().get(i));
+                if (item > 0) {
+                    // The select item itself: a string literal in it is a bind parameter, and PostgreSQL would not
+                    // see the GROUP BY's own parameter as the same expression (date_trunc('month', at)).
+                    b.number(item);
+                } else {
+                    orderingExpr(b, block.groupBy().get(i), outputs);
+                }
             }
         }
         if (block.having() != null) {
@@ -227,6 +234,29 @@ public final class SelectCompiler {
     }
 
     /** GROUP BY / ORDER BY: an integer literal is an output column ordinal, range-checked and inlined. */
+    /** The position (from 1) of a select item that compiles exactly like {@code expr}, else 0. */
+    private int selectItemLike(Query.Block block, Expr expr) {
+        if (expr instanceof Expr.Literal || expr instanceof Expr.ColumnRef) {
+            return 0;
+        }
+        SqlBuilder grouped = new SqlBuilder();
+        exprs.emit(grouped, expr);
+        CompiledSql target = grouped.build();
+        if (target.binds().isEmpty()) {
+            return 0;
+        }
+        for (int i = 0; i < block.items().size(); i++) {
+            if (block.items().get(i) instanceof SelectItem.Item it && bound.stars().get(it) == null) {
+                SqlBuilder item = new SqlBuilder();
+                exprs.emit(item, it.expr());
+                if (item.build().equals(target)) {
+                    return i + 1;
+                }
+            }
+        }
+        return 0;
+    }
+
     private void orderingExpr(SqlBuilder b, Expr expr, int outputColumns) {
         if (expr instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.INTEGER) {
             long ordinal;

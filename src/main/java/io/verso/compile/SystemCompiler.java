@@ -285,6 +285,42 @@ public final class SystemCompiler {
     }
 
     /** ADD SYSTEM VERSIONING of a SYSTEM table without versioning: every row starts at this commit. */
+    /**
+     * ADD SYSTEM VERSIONING of an UPSERT or APPEND table ({@code from}) as the SYSTEM table {@code to}
+     * (same id, so the same physical name): the old storage is renamed aside, the new one created, its
+     * live rows copied in as versions starting at this commit (an APPEND table's in the order written),
+     * and the old storage dropped. The caller recreates the table's indexes afterwards.
+     */
+    public static List<CompiledSql> convert(TableDef from, TableDef to, long commit, Instant commitTime) {
+        String aside = from.currentTable() + "_old";
+        List<CompiledSql> statements = new ArrayList<>();
+        statements.add(new SqlBuilder().sql("ALTER TABLE ").table(from.currentTable()).sql(" RENAME TO ")
+                .ident(aside).build());
+        List<List<String>> unique = new ArrayList<>();
+        if (!to.keyColumns().isEmpty()) {
+            unique.add(to.keyColumns().stream().map(ColumnDef::physical).toList());
+        }
+        statements.addAll(createTable(to, unique));
+        SqlBuilder copy = new SqlBuilder().sql("INSERT INTO ").table(to.currentTable()).sql(" (");
+        for (ColumnDef column : to.columns()) {
+            copy.ident(column.physical()).sql(", ");
+        }
+        copy.ident("_from").sql(", ").ident("_start").sql(") SELECT ");
+        for (ColumnDef column : to.columns()) {
+            copy.ident(column.physical()).sql(", ");
+        }
+        copy.bind(commit).sql(", CAST(").bind(utc(commitTime)).sql(" AS timestamp) FROM ").table(aside);
+        if (from.mode() == io.verso.catalog.TableMode.APPEND) {
+            copy.sql(" ORDER BY ").ident("_commit").sql(", ").ident("_pos");
+        } else {
+            copy.sql(" WHERE ");
+            RelationCompiler.liveFilter(copy, from, null);
+        }
+        statements.add(copy.build());
+        statements.add(new SqlBuilder().sql("DROP TABLE ").table(aside).build());
+        return statements;
+    }
+
     public static CompiledSql startVersions(TableDef table, long commit, Instant commitTime) {
         return new SqlBuilder().sql("UPDATE ").table(table.currentTable()).sql(" SET ").ident("_from").sql(" = ")
                 .bind(commit).sql(", ").ident("_start").sql(" = CAST(").bind(utc(commitTime)).sql(" AS timestamp)")
