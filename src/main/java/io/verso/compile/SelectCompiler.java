@@ -58,7 +58,15 @@ public final class SelectCompiler {
             b.sql(" ORDER BY ");
             for (int i = 0; i < query.orderBy().size(); i++) {
                 b.sql(i > 0 ? ", " : "");
-                sortItem(b, query.orderBy().get(i), outputs);
+                // As in GROUP BY: an ORDER BY that is a select item of a block is that item, by position.
+                int item = query.body() instanceof Query.Block block
+                        ? selectItemLike(block, query.orderBy().get(i).expr()) : 0;
+                if (item > 0) {
+                    b.number(item);
+                    sortDirection(b, query.orderBy().get(i));
+                } else {
+                    sortItem(b, query.orderBy().get(i), outputs);
+                }
             }
         }
         if (query.limit() != null) {
@@ -227,14 +235,20 @@ public final class SelectCompiler {
 
     private void sortItem(SqlBuilder b, Query.SortItem sort, int outputs) {
         orderingExpr(b, sort.expr(), outputs);
+        sortDirection(b, sort);
+    }
+
+    private static void sortDirection(SqlBuilder b, Query.SortItem sort) {
         b.sql(sort.descending() ? " DESC" : " ASC");
         if (sort.nullsFirst() != null) {
             b.sql(sort.nullsFirst() ? " NULLS FIRST" : " NULLS LAST");
         }
     }
 
-    /** GROUP BY / ORDER BY: an integer literal is an output column ordinal, range-checked and inlined. */
-    /** The position (from 1) of a select item that compiles exactly like {@code expr}, else 0. */
+    /**
+     * The position (from 1) of a select item that compiles exactly like {@code expr}, binds included,
+     * else 0. Only expressions with binds need it: numerals are inlined, so they match PostgreSQL's way.
+     */
     private int selectItemLike(Query.Block block, Expr expr) {
         if (expr instanceof Expr.Literal || expr instanceof Expr.ColumnRef) {
             return 0;
@@ -257,6 +271,7 @@ public final class SelectCompiler {
         return 0;
     }
 
+    /** GROUP BY / ORDER BY: an integer literal is an output column ordinal, range-checked and inlined. */
     private void orderingExpr(SqlBuilder b, Expr expr, int outputColumns) {
         if (expr instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.INTEGER) {
             long ordinal;

@@ -35,6 +35,7 @@ class GroupByExpressionTests extends IntegrationTest {
             function of a column                | SELECT lower(s), count(*) FROM $t GROUP BY lower(s) ORDER BY 1 | a:2;b:2;c:1
             in HAVING and ORDER BY              | SELECT ix % 10, sum(k) FROM $t GROUP BY ix % 10 HAVING ix % 10 > 1 ORDER BY ix % 10 DESC | 3:5;2:7
             in a derived table                  | SELECT m, n FROM (SELECT ix % 10 AS m, count(*) AS n FROM $t GROUP BY ix % 10) AS d ORDER BY m | 1:2;2:2;3:1
+            string literal, ordered by it       | SELECT concat(lower(s), '!'), count(*) FROM $t GROUP BY concat(lower(s), '!') ORDER BY concat(lower(s), '!') DESC | c!:1;b!:2;a!:2
             string literal in the expression    | SELECT concat(lower(s), '!'), count(*) FROM $t GROUP BY concat(lower(s), '!') ORDER BY 1 | a!:2;b!:2;c!:1
             CASE over the grouped expression    | SELECT CASE WHEN coalesce(x, -1) < 0 THEN 'none' ELSE 'some' END, count(*) FROM $t GROUP BY coalesce(x, -1) ORDER BY 2, 1 | some:1;none:2;some:2
             """)
