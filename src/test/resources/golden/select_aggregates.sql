@@ -2,14 +2,12 @@ SELECT kind, count(ALL body) FILTER (WHERE body IS NOT NULL), percentile_cont(0.
 
 -- compiled
 SELECT "kind", count("body") FILTER (WHERE ("body" IS NOT NULL)),
-  percentile_cont(?) WITHIN GROUP (ORDER BY length("kind") ASC),
+  percentile_cont(0.5) WITHIN GROUP (ORDER BY length("kind") ASC),
   string_agg("kind", ?
   ORDER BY "at" ASC)
   FROM (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
   FROM "verso_data"."t3_cur"
   WHERE "_commit" <= ?) AS "events"
-  GROUP BY "kind" HAVING (count(*) > ?)
--- $1 = 0.5 (BigDecimal)
--- $2 = ','
--- $3 = 6 (Long)
--- $4 = 1 (Integer)
+  GROUP BY "kind" HAVING (count(*) > 1)
+-- $1 = ','
+-- $2 = 6 (Long)

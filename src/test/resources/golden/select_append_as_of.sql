@@ -2,13 +2,11 @@ SELECT kind, CAST(body AS TEXT), CASE WHEN kind = 'a' THEN 1 ELSE 2 END FROM eve
 
 -- compiled
 SELECT "kind", CAST("body" AS text),
-  CASE WHEN ("kind" = ?) THEN ? ELSE ? END
+  CASE WHEN ("kind" = ?) THEN 1 ELSE 2 END
   FROM (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
   FROM "verso_data"."t3_cur"
   WHERE "_commit" <= ?) AS "events"
   WHERE ("at" > CAST(? AS timestamp))
 -- $1 = 'a'
--- $2 = 1 (Integer)
--- $3 = 2 (Integer)
--- $4 = 5 (Long)
--- $5 = '2026-01-01 00:00:00'
+-- $2 = 5 (Long)
+-- $3 = '2026-01-01 00:00:00'

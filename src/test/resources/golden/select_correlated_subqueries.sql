@@ -8,7 +8,7 @@ SELECT "i"."id", (SELECT max("h"."_commit")
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_cur"
   WHERE "_d0" = FALSE) AS "i"
-  WHERE ((EXISTS (SELECT ?
+  WHERE ((EXISTS (SELECT 1
   FROM (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
   FROM "verso_data"."t3_cur") AS "e"
   WHERE ("e"."kind" = "i"."name")) AND ("i"."price" > ALL (SELECT "price"
@@ -20,8 +20,7 @@ SELECT "i"."id", (SELECT max("h"."_commit")
   FROM "verso_data"."t2_hist"
   WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items")))
 -- $1 = 'default'
--- $2 = 1 (Integer)
+-- $2 = 4 (Long)
 -- $3 = 4 (Long)
--- $4 = 4 (Long)
+-- $4 = 5 (Long)
 -- $5 = 5 (Long)
--- $6 = 5 (Long)

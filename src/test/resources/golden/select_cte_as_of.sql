@@ -5,7 +5,7 @@ WITH "recent" AS (SELECT "id", "price"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
   WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
-  WHERE ("price" > ?)) SELECT "r"."id", "i"."name"
+  WHERE ("price" > 10)) SELECT "r"."id", "i"."name"
   FROM ("recent" AS "r"
   JOIN (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_cur"
@@ -13,4 +13,3 @@ WITH "recent" AS (SELECT "id", "price"
   ORDER BY "r"."id" ASC
 -- $1 = 7 (Long)
 -- $2 = 7 (Long)
--- $3 = 10 (Integer)

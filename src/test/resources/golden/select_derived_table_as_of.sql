@@ -7,8 +7,7 @@ SELECT "d"."id", "d"."n"
   FROM "verso_data"."t2_hist"
   WHERE "_commit" <= ?) AS "items"
   GROUP BY "id") AS "d"
-  WHERE ("d"."n" > ?)
+  WHERE ("d"."n" > 1)
 -- $1 = 'default'
 -- $2 = 8 (Long)
 -- $3 = 8 (Long)
--- $4 = 1 (Integer)

@@ -8,8 +8,7 @@ SELECT "b"."address", count(*) AS "n", max("i"."price")
   JOIN (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
   WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "i" ON ("i"."id" = "b"."chain_id"))
-  GROUP BY "b"."address" HAVING (count(*) > ?)
+  GROUP BY "b"."address" HAVING (count(*) > 1)
   ORDER BY 2 ASC
 -- $1 = 3 (Long)
 -- $2 = 3 (Long)
--- $3 = 1 (Integer)

@@ -6,11 +6,10 @@ SELECT "address", "amount"
   FROM "verso_data"."t1_hist"
   WHERE "_from" <= ? AND ("_to" IS NULL OR "_to" > ?)
   GROUP BY "c1", "c2", "c3" HAVING bool_or(NOT "_deleted")) AS "balances"
-  WHERE ("chain_id" = ?)
+  WHERE ("chain_id" = 1)
   ORDER BY "amount" DESC NULLS LAST
   LIMIT ? OFFSET ?
 -- $1 = 42 (Long)
 -- $2 = 42 (Long)
--- $3 = 1 (Integer)
--- $4 = 10 (Long)
--- $5 = 5 (Long)
+-- $3 = 10 (Long)
+-- $4 = 5 (Long)

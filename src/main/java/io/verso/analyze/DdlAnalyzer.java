@@ -235,6 +235,9 @@ public final class DdlAnalyzer {
             lines.add("    ATTRIBUTE GROUP " + quoteIfNeeded(g.name()) + " (" + String.join(", ",
                     table.columnsOf(g).stream().map(c -> quoteIfNeeded(c.name())).toList()) + ")" + ordering(g));
         }
+        for (var check : table.checks()) {
+            lines.add("    CONSTRAINT " + quoteIfNeeded(check.name()) + " CHECK (" + check.expression() + ")");
+        }
         if (table.systemVersioned() && !table.period().implicit()) {
             lines.add("    PERIOD FOR SYSTEM_TIME (" + quoteIfNeeded(table.period().start()) + ", "
                     + quoteIfNeeded(table.period().end()) + ")");

@@ -228,7 +228,7 @@ public final class ReadAnalyzer {
                 || block.items().stream().anyMatch(i -> i instanceof SelectItem.Item it && hasAggregate(it.expr()))
                 || (owner != null && owner.orderBy().stream().anyMatch(s -> hasAggregate(s.expr())));
         if (grouped) {
-            GroupCheck check = new GroupCheck(block.groupBy(), frame);
+            GroupCheck check = new GroupCheck(block.groupBy(), frame, block.items());
             for (SelectItem item : block.items()) {
                 if (item instanceof SelectItem.Item it) {
                     check.check(it.expr());
@@ -349,10 +349,11 @@ public final class ReadAnalyzer {
         relations.add(relation);
         bindings.put(ref, new BoundSelect.TableRead(relation));
         Entry entry = new Entry(alias, rename(relation.columns(), ref.columnAliases(), ref.pos()));
-        if (table.systemVersioned() && table.period().implicit()) {
-            int n = relation.columns().size();
-            entry.hidden.add(entry.columns.get(n - 2));
-            entry.hidden.add(entry.columns.get(n - 1));
+        if (table.systemVersioned() && table.period().implicit() && relation.kind() != RelationKind.HISTORY) {
+            // Invisible in SELECT *, readable by name; history() lists them, since it is the list of periods.
+            int n = table.columns().size();
+            entry.hidden.add(entry.columns.get(n));
+            entry.hidden.add(entry.columns.get(n + 1));
         }
         return entry;
     }
@@ -383,9 +384,10 @@ public final class ReadAnalyzer {
     /** Binds one catalog table read with the AS OF that applies to it (null: current rows). */
     public static BoundRelation bind(Query.TableRef ref, TableDef table, AsOf asOf, AsOfResolver resolver) {
         String alias = ref.visibleName();
-        if (ref.history() && table.mode() == TableMode.SYSTEM) {
-            throw VersoException.at(ErrorCode.NO_HISTORY, "history(" + table.name() + "): a system-versioned table "
-                    + "lists its versions with FOR SYSTEM_TIME ALL", ref.pos());
+        if (ref.pseudo() && table.mode() == TableMode.SYSTEM && (ref.changes() || !table.systemVersioned())) {
+            throw VersoException.at(ErrorCode.NO_HISTORY, (ref.changes() ? "changes(" : "history(") + table.name()
+                    + "): " + (table.systemVersioned() ? "a system-versioned table lists its versions with history() "
+                    + "or FOR SYSTEM_TIME ALL" : "the table is not system-versioned and keeps no history"), ref.pos());
         }
         if (!ref.pseudo() && asOf instanceof AsOf.SystemTime time) {
             Long[] range = resolver.resolveSystemTime(time, table);
@@ -814,11 +816,31 @@ public final class ReadAnalyzer {
         private final Set<String> keys = new LinkedHashSet<>();
         private final Frame frame;
 
-        GroupCheck(List<Expr> groupBy, Frame frame) {
+        GroupCheck(List<Expr> groupBy, Frame frame, List<SelectItem> items) {
             this.groupBy = groupBy;
             this.frame = frame;
             for (Expr g : groupBy) {
                 keys.add(shape(g));
+                // GROUP BY 2 or GROUP BY alias groups by that select item's expression, as in PostgreSQL.
+                Expr named = null;
+                if (g instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.INTEGER && lit.text().length() < 10) {
+                    int ordinal = Integer.parseInt(lit.text());
+                    if (ordinal >= 1 && ordinal <= items.size()
+                            && items.subList(0, ordinal).stream().allMatch(i -> i instanceof SelectItem.Item)) {
+                        named = ((SelectItem.Item) items.get(ordinal - 1)).expr();
+                    }
+                } else if (g instanceof Expr.ColumnRef ref && ref.qualifier() == null
+                        && (targets.get(ref) == null || targets.get(ref).entry() == null)) {
+                    for (SelectItem item : items) {
+                        if (item instanceof SelectItem.Item it && it.alias() != null
+                                && it.alias().name().equals(ref.column().name())) {
+                            named = it.expr();
+                        }
+                    }
+                }
+                if (named != null) {
+                    keys.add(shape(named));
+                }
             }
         }
 

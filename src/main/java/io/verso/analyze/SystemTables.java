@@ -122,10 +122,6 @@ public final class SystemTables {
             }
             unique.add(names);
         }
-        if (!create.checks().isEmpty()) {
-            throw VersoException.at(ErrorCode.NOT_SUPPORTED, "CHECK constraints are not supported on system-versioned "
-                    + "tables", create.checks().get(0).pos());
-        }
         TableDef table = new TableDef(0, create.name().name(), TableMode.SYSTEM, defs,
                 List.of(new GroupDef(0, GroupDef.DEFAULT_NAME, List.of(), List.of())), 0, commit, List.of(), null,
                 null, period);

@@ -185,7 +185,8 @@ public class Catalog {
         return new TableRecord(id, table.name(), table.mode().name(), maxPhysical + 1, table.horizon(),
                 table.createdCommit(), table.retentionCommits(), table.retentionInterval(),
                 table.period() == null ? null : table.period().start(), table.period() == null ? null : table.period().end(),
-                table.period() != null && table.period().implicit(), columns, groups, indexes);
+                table.period() != null && table.period().implicit(), columns, groups, indexes,
+                table.checks().stream().map(c -> new TableRecord.CheckRecord(c.name(), c.expression())).toList());
     }
 
     private static TableDef toDef(TableRecord record) {
@@ -207,7 +208,9 @@ public class Catalog {
                 record.historyHorizon(), record.createdCommit(), indexes, record.retentionCommits(),
                 record.retentionInterval(), record.periodStart() == null ? null
                         : new TableDef.SystemPeriod(record.periodStart(), record.periodEnd(), record.periodImplicit(),
-                                new ColumnType(ColumnType.Base.TIMESTAMP, 6, null)));
+                                new ColumnType(ColumnType.Base.TIMESTAMP, 6, null)),
+                record.checks() == null ? List.of()
+                        : record.checks().stream().map(c -> new CheckDef(c.name(), c.expression())).toList());
     }
 
     private static List<String> ordering(List<ColumnRecord> columns, int groupId, String kind) {

@@ -12,10 +12,11 @@ import java.util.Optional;
  * @param horizon           the deleted-history horizon: AS OF a commit before it is refused (0 when none)
  * @param retentionCommits  history the retention job keeps, in commits (null: no limit)
  * @param retentionInterval history the retention job keeps, as a PostgreSQL interval (null: no limit)
+ * @param checks            the CHECK constraints, in declaration order
  */
 public record TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
                        long horizon, long createdCommit, List<IndexDef> indexes, Long retentionCommits,
-                       String retentionInterval, SystemPeriod period) {
+                       String retentionInterval, SystemPeriod period, List<CheckDef> checks) {
 
     /**
      * The period columns of a system-versioned table: their names, whether they are the implicit
@@ -32,6 +33,13 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
         public boolean names(String column) {
             return start.equals(column) || end.equals(column);
         }
+    }
+
+    public TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
+                    long horizon, long createdCommit, List<IndexDef> indexes, Long retentionCommits,
+                    String retentionInterval, SystemPeriod period) {
+        this(id, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits, retentionInterval,
+                period, List.of());
     }
 
     public TableDef(long id, String name, TableMode mode, List<ColumnDef> columns, List<GroupDef> groups,
@@ -53,36 +61,41 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
 
     public TableDef withPeriod(SystemPeriod newPeriod) {
         return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval, newPeriod);
+                retentionInterval, newPeriod, checks);
     }
 
     public TableDef withMode(TableMode newMode, List<ColumnDef> newColumns, SystemPeriod newPeriod) {
         return new TableDef(id, name, newMode, newColumns, groups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval, newPeriod);
+                retentionInterval, newPeriod, checks);
     }
 
     public TableDef withName(String newName) {
         return new TableDef(id, newName, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval, period);
+                retentionInterval, period, checks);
     }
 
     public TableDef withColumns(List<ColumnDef> newColumns, List<GroupDef> newGroups) {
         return new TableDef(id, name, mode, newColumns, newGroups, horizon, createdCommit, indexes, retentionCommits,
-                retentionInterval, period);
+                retentionInterval, period, checks);
     }
 
     public TableDef withHorizon(long newHorizon) {
         return new TableDef(id, name, mode, columns, groups, newHorizon, createdCommit, indexes, retentionCommits,
-                retentionInterval, period);
+                retentionInterval, period, checks);
     }
 
     public TableDef withIndexes(List<IndexDef> newIndexes) {
         return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, newIndexes, retentionCommits,
-                retentionInterval, period);
+                retentionInterval, period, checks);
     }
 
     public TableDef withRetention(Long commits, String interval) {
-        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, commits, interval, period);
+        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, commits, interval, period, checks);
+    }
+
+    public TableDef withChecks(List<CheckDef> newChecks) {
+        return new TableDef(id, name, mode, columns, groups, horizon, createdCommit, indexes, retentionCommits,
+                retentionInterval, period, newChecks);
     }
 
     public Optional<ColumnDef> columnByPhysical(String physical) {

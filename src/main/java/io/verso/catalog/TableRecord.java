@@ -12,11 +12,17 @@ record TableRecord(@Id Long id, String name, String mode, int nextColumnId, long
                    boolean periodImplicit,
                    @MappedCollection(idColumn = "table_id", keyColumn = "position") List<ColumnRecord> columns,
                    @MappedCollection(idColumn = "table_id", keyColumn = "position") List<GroupRecord> groups,
-                   @MappedCollection(idColumn = "table_id", keyColumn = "position") List<IndexRecord> indexes) {
+                   @MappedCollection(idColumn = "table_id", keyColumn = "position") List<IndexRecord> indexes,
+                   @MappedCollection(idColumn = "table_id", keyColumn = "position") List<CheckRecord> checks) {
 
     TableRecord withId(Long id) {
         return new TableRecord(id, name, mode, nextColumnId, historyHorizon, createdCommit, retentionCommits,
-                retentionInterval, periodStart, periodEnd, periodImplicit, columns, groups, indexes);
+                retentionInterval, periodStart, periodEnd, periodImplicit, columns, groups, indexes, checks);
+    }
+
+    /** A CHECK constraint: its name and its expression as written. */
+    @Table(schema = "verso", name = "user_checks")
+    record CheckRecord(String name, String expression) {
     }
 
     /** A column; {@code orderingKind} is VALID or REVISION for ordering columns, else null. */

@@ -314,8 +314,15 @@ public final class ExprCompiler {
         switch (lit.kind()) {
             case NULL -> b.sql("NULL");
             case BOOLEAN -> b.sql(Boolean.parseBoolean(lit.text()) ? "TRUE" : "FALSE");
-            case INTEGER -> b.bind(integer(new BigDecimal(lit.text())));
-            case DECIMAL -> b.bind(new BigDecimal(lit.text()));
+            // Numerals are inlined (see SqlBuilder.numeral): GROUP BY ix % 10 must be the same tree as the SELECT's.
+            case INTEGER, DECIMAL -> {
+                if (SqlBuilder.isNumeral(lit.text())) {
+                    b.numeral(lit.text());
+                } else {
+                    BigDecimal value = new BigDecimal(lit.text());
+                    b.bind(lit.kind() == Expr.LiteralKind.INTEGER ? integer(value) : value);
+                }
+            }
             case STRING -> b.bind(lit.text());
             case DATE -> b.sql("CAST(").bind(lit.text()).sql(" AS date)");
             case TIMESTAMP -> b.sql("CAST(").bind(lit.text()).sql(" AS timestamp)");

@@ -68,7 +68,10 @@ public final class LifecycleCompiler {
                     .ident(indexName(table, index, "cur")).sql(" ON ").table(table.currentTable()).sql(" (");
             columns(b, index.columns());
             b.sql(")");
-            if (index.unique() && table.mode() != TableMode.APPEND) {
+            if (index.unique() && table.mode() == TableMode.SYSTEM) {
+                // Unique among current versions: closed versions are history.
+                b.sql(" WHERE ").ident("_to").sql(" IS NULL");
+            } else if (index.unique() && table.mode() != TableMode.APPEND) {
                 // Unique among current rows: a deleted key's row stays behind as a tombstone.
                 b.sql(" WHERE ");
                 RelationCompiler.liveFilter(b, table, null);
@@ -133,6 +136,18 @@ public final class LifecycleCompiler {
                 b.sql(i > 0 ? ", " : "").sql("a" + i);
             }
             b.sql(")) AS k WHERE ");
+            if (table.mode() == TableMode.SYSTEM) {
+                // A SYSTEM table's row keeps its hidden identity across key changes: every version of every
+                // row that ever had one of the keys goes, its other keys' versions included.
+                b.qualified("t", "_rid").sql(" IN (SELECT ").qualified("v", "_rid").sql(" FROM ").table(physical)
+                        .sql(" AS v WHERE ");
+                for (int i = 0; i < keys.size(); i++) {
+                    b.sql(i > 0 ? " AND " : "").qualified("v", keys.get(i).physical()).sql(" = ")
+                            .qualified("k", keys.get(i).physical());
+                }
+                statements.add(b.sql(")").build());
+                continue;
+            }
             for (int i = 0; i < keys.size(); i++) {
                 b.sql(i > 0 ? " AND " : "").qualified("t", keys.get(i).physical()).sql(" = ")
                         .qualified("k", keys.get(i).physical());

@@ -21,6 +21,10 @@ public final class RelationCompiler {
     public static void emit(SqlBuilder b, BoundRelation relation) {
         TableDef table = relation.table();
         if (table.mode() == TableMode.SYSTEM) {
+            if (relation.kind() == io.verso.analyze.RelationKind.HISTORY) {
+                SystemCompiler.history(b, table, relation.asOf());
+                return;
+            }
             SystemCompiler.relation(b, relation);
             return;
         }

@@ -58,7 +58,15 @@ public final class SelectCompiler {
             b.sql(" ORDER BY ");
             for (int i = 0; i < query.orderBy().size(); i++) {
                 b.sql(i > 0 ? ", " : "");
-                sortItem(b, query.orderBy().get(i), outputs);
+                // As in GROUP BY: an ORDER BY that is a select item of a block is that item, by position.
+                int item = query.body() instanceof Query.Block block
+                        ? selectItemLike(block, query.orderBy().get(i).expr()) : 0;
+                if (item > 0) {
+                    b.number(item);
+                    sortDirection(b, query.orderBy().get(i));
+                } else {
+                    sortItem(b, query.orderBy().get(i), outputs);
+                }
             }
         }
         if (query.limit() != null) {
@@ -135,7 +143,14 @@ public final class SelectCompiler {
             b.sql(" GROUP BY ");
             for (int i = 0; i < block.groupBy().size(); i++) {
                 b.sql(i > 0 ? ", " : "");
-                orderingExpr(b, block.groupBy().get(i), outputs);
+                int item = selectItemLike(block, block.groupBy().get(i));
+                if (item > 0) {
+                    // The select item itself: a string literal in it is a bind parameter, and PostgreSQL would not
+                    // see the GROUP BY's own parameter as the same expression (date_trunc('month', at)).
+                    b.number(item);
+                } else {
+                    orderingExpr(b, block.groupBy().get(i), outputs);
+                }
             }
         }
         if (block.having() != null) {
@@ -220,10 +235,40 @@ public final class SelectCompiler {
 
     private void sortItem(SqlBuilder b, Query.SortItem sort, int outputs) {
         orderingExpr(b, sort.expr(), outputs);
+        sortDirection(b, sort);
+    }
+
+    private static void sortDirection(SqlBuilder b, Query.SortItem sort) {
         b.sql(sort.descending() ? " DESC" : " ASC");
         if (sort.nullsFirst() != null) {
             b.sql(sort.nullsFirst() ? " NULLS FIRST" : " NULLS LAST");
         }
+    }
+
+    /**
+     * The position (from 1) of a select item that compiles exactly like {@code expr}, binds included,
+     * else 0. Only expressions with binds need it: numerals are inlined, so they match PostgreSQL's way.
+     */
+    private int selectItemLike(Query.Block block, Expr expr) {
+        if (expr instanceof Expr.Literal || expr instanceof Expr.ColumnRef) {
+            return 0;
+        }
+        SqlBuilder grouped = new SqlBuilder();
+        exprs.emit(grouped, expr);
+        CompiledSql target = grouped.build();
+        if (target.binds().isEmpty()) {
+            return 0;
+        }
+        for (int i = 0; i < block.items().size(); i++) {
+            if (block.items().get(i) instanceof SelectItem.Item it && bound.stars().get(it) == null) {
+                SqlBuilder item = new SqlBuilder();
+                exprs.emit(item, it.expr());
+                if (item.build().equals(target)) {
+                    return i + 1;
+                }
+            }
+        }
+        return 0;
     }
 
     /** GROUP BY / ORDER BY: an integer literal is an output column ordinal, range-checked and inlined. */

@@ -53,6 +53,29 @@ public final class SqlBuilder {
         return this;
     }
 
+    private static final java.util.regex.Pattern NUMERAL =
+            java.util.regex.Pattern.compile("-?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+
+    /**
+     * Appends a numeric literal of the statement as written, after checking it is nothing but a numeral.
+     * Inlined rather than bound because PostgreSQL matches GROUP BY expressions with the select list,
+     * HAVING and ORDER BY structurally, and each bind parameter is a node of its own: {@code ix % ?} in
+     * SELECT is not {@code ix % ?} in GROUP BY. A numeral inlined is typed by PostgreSQL exactly as the
+     * bound value was (int4, int8 or numeric by size, numeric with a point), and cannot hold anything else.
+     */
+    public SqlBuilder numeral(String literal) {
+        if (!isNumeral(literal)) {
+            throw new IllegalArgumentException("not a numeral: " + literal);
+        }
+        // A negative numeral in parentheses: after another minus, "-" "-1" must not read as a comment.
+        sql.append(literal.startsWith("-") ? "(" + literal + ")" : literal);
+        return this;
+    }
+
+    public static boolean isNumeral(String literal) {
+        return literal != null && NUMERAL.matcher(literal).matches();
+    }
+
     public CompiledSql build() {
         // Not List.copyOf: a bind may be NULL.
         return new CompiledSql(sql.toString(), java.util.Collections.unmodifiableList(new ArrayList<>(binds)));

@@ -99,7 +99,42 @@ public final class SystemCompiler {
                             .sql(")");
                 }
             }
-            case HISTORY -> throw new IllegalStateException("history() of a SYSTEM table is refused by the analyzer");
+            case HISTORY -> throw new IllegalStateException("history() of a SYSTEM table is emitted by history()");
+        }
+        b.sql(")");
+    }
+
+    /**
+     * {@code history(t)} of a system-versioned table: every version with its period, and the pseudo-columns
+     * of history() ({@code _group} is always the default group, nothing is a tombstone: a DELETE closes the
+     * version). Seen AS OF commit n, only versions written by then, with the period's end as it stood at n.
+     * A version whose period is empty (written and closed by one commit) was never current.
+     */
+    static void history(SqlBuilder b, TableDef table, Long asOf) {
+        b.sql("(SELECT ");
+        List<ColumnDef> columns = table.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident(columns.get(i).physical()).sql(" AS ").ident(columns.get(i).name());
+        }
+        b.sql(", ").ident("_start").sql(" AS ").ident(table.period().start()).sql(", ");
+        if (asOf == null) {
+            b.ident("_end");
+        } else {
+            b.sql("CASE WHEN ").ident("_to").sql(" <= ").bind(asOf).sql(" THEN ").ident("_end")
+                    .sql(" ELSE TIMESTAMP '").sql(SystemPeriod.END_OF_TIME).sql("' END");
+        }
+        b.sql(" AS ").ident(table.period().end()).sql(", CAST(").bind(io.verso.catalog.GroupDef.DEFAULT_NAME)
+                .sql(" AS text) AS ").ident("_group").sql(", ").ident("_from").sql(" AS ").ident("_commit")
+                .sql(", CASE WHEN ").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").ident("_from")
+                .sql(" THEN ").ident("_from").sql(" END AS ").ident("_current_from").sql(", CASE WHEN ")
+                .ident("_to").sql(" > ").ident("_from");
+        if (asOf != null) {
+            b.sql(" AND ").ident("_to").sql(" <= ").bind(asOf);
+        }
+        b.sql(" THEN ").ident("_to").sql(" END AS ").ident("_current_to").sql(", FALSE AS ").ident("_deleted")
+                .sql(" FROM ").table(table.currentTable());
+        if (asOf != null) {
+            b.sql(" WHERE ").ident("_from").sql(" <= ").bind(asOf);
         }
         b.sql(")");
     }
@@ -250,6 +285,42 @@ public final class SystemCompiler {
     }
 
     /** ADD SYSTEM VERSIONING of a SYSTEM table without versioning: every row starts at this commit. */
+    /**
+     * ADD SYSTEM VERSIONING of an UPSERT or APPEND table ({@code from}) as the SYSTEM table {@code to}
+     * (same id, so the same physical name): the old storage is renamed aside, the new one created, its
+     * live rows copied in as versions starting at this commit (an APPEND table's in the order written),
+     * and the old storage dropped. The caller recreates the table's indexes afterwards.
+     */
+    public static List<CompiledSql> convert(TableDef from, TableDef to, long commit, Instant commitTime) {
+        String aside = from.currentTable() + "_old";
+        List<CompiledSql> statements = new ArrayList<>();
+        statements.add(new SqlBuilder().sql("ALTER TABLE ").table(from.currentTable()).sql(" RENAME TO ")
+                .ident(aside).build());
+        List<List<String>> unique = new ArrayList<>();
+        if (!to.keyColumns().isEmpty()) {
+            unique.add(to.keyColumns().stream().map(ColumnDef::physical).toList());
+        }
+        statements.addAll(createTable(to, unique));
+        SqlBuilder copy = new SqlBuilder().sql("INSERT INTO ").table(to.currentTable()).sql(" (");
+        for (ColumnDef column : to.columns()) {
+            copy.ident(column.physical()).sql(", ");
+        }
+        copy.ident("_from").sql(", ").ident("_start").sql(") SELECT ");
+        for (ColumnDef column : to.columns()) {
+            copy.ident(column.physical()).sql(", ");
+        }
+        copy.bind(commit).sql(", CAST(").bind(utc(commitTime)).sql(" AS timestamp) FROM ").table(aside);
+        if (from.mode() == io.verso.catalog.TableMode.APPEND) {
+            copy.sql(" ORDER BY ").ident("_commit").sql(", ").ident("_pos");
+        } else {
+            copy.sql(" WHERE ");
+            RelationCompiler.liveFilter(copy, from, null);
+        }
+        statements.add(copy.build());
+        statements.add(new SqlBuilder().sql("DROP TABLE ").table(aside).build());
+        return statements;
+    }
+
     public static CompiledSql startVersions(TableDef table, long commit, Instant commitTime) {
         return new SqlBuilder().sql("UPDATE ").table(table.currentTable()).sql(" SET ").ident("_from").sql(" = ")
                 .bind(commit).sql(", ").ident("_start").sql(" = CAST(").bind(utc(commitTime)).sql(" AS timestamp)")

@@ -9,6 +9,7 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.IndexDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
+import io.verso.analyze.CheckConstraints;
 import io.verso.compile.LifecycleCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.error.ErrorCode;
@@ -132,7 +133,9 @@ final class Lifecycle {
         }
         List<ColumnDef> columns = table.columns().stream().filter(c -> c != column).toList();
         List<IndexDef> indexes = table.indexes().stream().filter(i -> !i.columns().contains(column.physical())).toList();
-        TableDef altered = catalog.update(table.withColumns(columns, table.groups()).withIndexes(indexes));
+        // CHECK constraints that read the column go with it, as in PostgreSQL.
+        TableDef altered = catalog.update(table.withColumns(columns, table.groups()).withIndexes(indexes)
+                .withChecks(CheckConstraints.withoutColumn(table, column.name())));
         LifecycleCompiler.dropColumn(table, column).forEach(sql::update);
         return changed("ALTER TABLE", altered, request, null);
     }
@@ -152,7 +155,8 @@ final class Lifecycle {
                         rename(g.revisionBy(), column.name(), to)))
                 .toList();
         // Storage names are stable ids, so history follows the rename with nothing to rewrite.
-        return changed("ALTER TABLE", catalog.update(table.withColumns(columns, groups)), request, null);
+        return changed("ALTER TABLE", catalog.update(table.withColumns(columns, groups)
+                .withChecks(CheckConstraints.renamed(table, rename.from(), to))), request, null);
     }
 
     private static List<String> rename(List<String> names, String from, String to) {
@@ -279,9 +283,11 @@ final class Lifecycle {
 
     private StatementResult erase(Statement.Erase erase, RequestContext request) {
         TableDef table = request.table(erase.table());
-        if (!table.mode().keyed()) {
+        if (!table.mode().keyed() && (table.mode() != TableMode.SYSTEM || table.keyColumns().isEmpty())) {
             throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "ERASE removes keys; " + table.name()
-                    + " is an APPEND table without a key", erase.pos());
+                    + (table.mode() == TableMode.SYSTEM ? " is a system-versioned table without a primary key "
+                    + "(DELETE the rows, then DELETE HISTORY removes their versions)" : " is an APPEND table without "
+                    + "a key"), erase.pos());
         }
         List<ColumnDef> keys = table.keyColumns();
         List<Map<String, Object>> named = KeyPredicate.explicitKeys(erase.where(), keys, request.params());

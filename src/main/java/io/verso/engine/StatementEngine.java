@@ -437,6 +437,8 @@ public class StatementEngine {
                 written = r.table();
             } else if (statement instanceof Statement.ChangeOrdering c) {
                 written = c.table();
+            } else if (statement instanceof Statement.AlterSystemVersioning a) {
+                written = a.table();
             }
             if (written != null) {
                 String what = statement instanceof Statement.InsertRows i ? (i.upsert() ? "UPSERT" : "INSERT")
@@ -452,6 +454,8 @@ public class StatementEngine {
                 deriver.refuseDependency(derived(), d.table(), "DROP COLUMN of");
             } else if (statement instanceof Statement.RenameColumn r) {
                 deriver.refuseDependency(derived(), r.table(), "RENAME COLUMN of");
+            } else if (statement instanceof Statement.AlterSystemVersioning a) {
+                deriver.refuseDependency(derived(), a.table(), "SYSTEM VERSIONING of");
             }
         }
 
@@ -633,7 +637,7 @@ public class StatementEngine {
                     new Column("mode", "TEXT"), new Column("created_commit", "BIGINT")), rows, null);
         }
 
-        /** One row per column (kind COLUMN), then one per index (kind INDEX). */
+        /** One row per column (kind COLUMN), then one per index (kind INDEX), then one per CHECK (kind CHECK). */
         private StatementResult describe(TableDef table) {
             List<List<Object>> rows = new ArrayList<>();
             for (ColumnDef c : table.columns()) {
@@ -645,25 +649,30 @@ public class StatementEngine {
                 rows.add(java.util.Arrays.asList("COLUMN", c.name(), c.type().display(), !c.notNull(),
                         c.defaultValue(), c.isKey() ? c.keyPosition() + 1 : null,
                         c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name(), ordering, null,
-                        null));
+                        null, null));
             }
             if (table.systemVersioned() && !table.period().implicit()) {
                 for (String period : List.of(table.period().start(), table.period().end())) {
                     rows.add(java.util.Arrays.asList("COLUMN", period, table.period().type().display(), false, null,
-                            null, null, period.equals(table.period().start()) ? "ROW START" : "ROW END", null, null));
+                            null, null, period.equals(table.period().start()) ? "ROW START" : "ROW END", null, null,
+                            null));
                 }
             }
             for (var index : table.indexes()) {
                 String columns = String.join(", ", index.columns().stream()
                         .map(p -> table.columnByPhysical(p).map(ColumnDef::name).orElse(p)).toList());
                 rows.add(java.util.Arrays.asList("INDEX", index.name(), null, null, null, null, null, null, columns,
-                        index.scope().name()));
+                        index.scope().name(), null));
+            }
+            for (var check : table.checks()) {
+                rows.add(java.util.Arrays.asList("CHECK", check.name(), null, null, null, null, null, null, null, null,
+                        check.expression()));
             }
             return new StatementResult.Rows("DESCRIBE", List.of(new Column("kind", "TEXT"), new Column("name", "TEXT"),
                     new Column("type", "TEXT"), new Column("nullable", "BOOLEAN"), new Column("default", "TEXT"),
                     new Column("key_position", "INTEGER"), new Column("attribute_group", "TEXT"),
                     new Column("ordering", "TEXT"), new Column("index_columns", "TEXT"),
-                    new Column("index_scope", "TEXT")), rows, null);
+                    new Column("index_scope", "TEXT"), new Column("check_expression", "TEXT")), rows, null);
         }
 
         // ---- writes ----------------------------------------------------------------------------
@@ -691,7 +700,19 @@ public class StatementEngine {
             if (!statement.upsert() && table.mode().keyed()) {
                 refuseLiveKeys(table, batches.get(0), statement.pos());
             }
-            return write(kind, table, rows.size(), batches);
+            return checked(write(kind, table, rows.size(), batches), table, batches, statement.pos());
+        }
+
+        /** The table's CHECK constraints hold for the rows the write touched, as they are now. */
+        private StatementResult checked(StatementResult result, TableDef table, List<GroupBatch> batches, Pos pos) {
+            if (table.mode() == TableMode.APPEND) {
+                Checks.verify(sql, table, checks -> io.verso.compile.CheckCompiler.written(table, checks, commit), pos);
+            } else {
+                String[][] keys = new String[table.keyColumns().size()][];
+                System.arraycopy(batches.get(0).values(), 0, keys, 0, keys.length);
+                Checks.verify(sql, table, checks -> io.verso.compile.CheckCompiler.keyed(table, checks, keys), pos);
+            }
+            return result;
         }
 
         /**
@@ -814,8 +835,9 @@ public class StatementEngine {
             if (rows.isEmpty()) {
                 return StatementResult.Written.empty("UPDATE", table.name());
             }
-            return write("UPDATE", table, rows.size(),
-                    WriteAnalyzer.batches(table, rows, update.groups(), false, position, statement.pos()));
+            List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, update.groups(), false, position,
+                    statement.pos());
+            return checked(write("UPDATE", table, rows.size(), batches), table, batches, statement.pos());
         }
 
         private StatementResult delete(Statement.Delete statement) {
@@ -874,12 +896,11 @@ public class StatementEngine {
                 touch(create.name().name(), 0);
                 return created;
             }
-            if (!create.checks().isEmpty()) {
-                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "CHECK constraints are not supported yet",
-                        create.checks().get(0).pos());
-            }
-            TableDef table = catalog.create(DdlAnalyzer.createTable(create, commit));
+            TableDef defined = DdlAnalyzer.createTable(create, commit);
+            TableDef table = catalog.create(defined.withChecks(io.verso.analyze.CheckConstraints.define(create,
+                    defined)));
             DdlCompiler.createTable(table).forEach(sql::update);
+            Checks.validate(sql, table);
             catalogChanged();
             touch(table.name(), 0);
             // UNIQUE columns and column sets: unique indexes over current rows, named as PostgreSQL would.

@@ -1,6 +1,7 @@
 package io.verso.engine;
 
 import io.verso.analyze.BoundRelation;
+import io.verso.analyze.CheckConstraints;
 import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.RelationKind;
 import io.verso.analyze.Scope;
@@ -13,6 +14,7 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableDef.SystemPeriod;
 import io.verso.catalog.TableMode;
+import io.verso.compile.CheckCompiler;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.ExprCompiler;
 import io.verso.compile.SystemCompiler;
@@ -47,8 +49,9 @@ final class SystemVersioning {
 
     StatementResult create(Statement.CreateTable create, long commit) {
         SystemTables.Created created = SystemTables.createTable(create, commit);
-        TableDef table = catalog.create(created.table());
+        TableDef table = catalog.create(created.table().withChecks(CheckConstraints.define(create, created.table())));
         SystemCompiler.createTable(table, created.unique()).forEach(sql::update);
+        Checks.validate(sql, table);
         return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
     }
 
@@ -93,6 +96,7 @@ final class SystemVersioning {
             sql.update(SystemCompiler.insert(table, columns, texts.subList(from, Math.min(texts.size(),
                     from + perStatement)), request.commit(), commitTime));
         }
+        Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), insert.pos());
         request.touch(table.name(), rows.size());
         return new StatementResult.Written("INSERT", table.name(), rows.size(), rows.size(), rows.size(), 0,
                 List.of(), new boolean[0]);
@@ -115,6 +119,7 @@ final class SystemVersioning {
         ExprCompiler exprs = scope(table, request, update.where(), assigned.values());
         long rows = sql.counts(SystemCompiler.update(table, table.name(), assigned, update.where(), exprs,
                 request.commit(), commitTime))[0];
+        Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), update.pos());
         request.touch(table.name(), rows);
         return new StatementResult.Written("UPDATE", table.name(), rows, rows, rows, 0, List.of(), new boolean[0]);
     }
@@ -170,9 +175,7 @@ final class SystemVersioning {
     StatementResult alter(Statement.AlterSystemVersioning alter, TableDef table, RequestContext request,
                           Instant commitTime) {
         if (table.mode() != TableMode.SYSTEM) {
-            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is a "
-                    + table.mode() + " table: " + (alter.add() ? "ADD" : "DROP") + " SYSTEM VERSIONING applies to "
-                    + "tables created WITH SYSTEM VERSIONING", alter.pos());
+            return convert(alter, table, request, commitTime);
         }
         if (alter.add() == table.systemVersioned()) {
             throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + (alter.add()
@@ -186,6 +189,52 @@ final class SystemVersioning {
             sql.update(SystemCompiler.deleteHistory(table, null));
             altered = catalog.update(table.withPeriod(null));
         }
+        request.catalogChanged();
+        request.touch(table.name(), 0);
+        return new StatementResult.Changed("ALTER TABLE", altered.name(), true, null);
+    }
+
+    /**
+     * ADD SYSTEM VERSIONING of a plain table, as MariaDB does it: an UPSERT table (its key becomes the
+     * primary key) or an APPEND table (rows keep a hidden identity) becomes a system-versioned table whose
+     * rows start at this commit. A VERSIONED table keeps its own history and is refused, as is a table
+     * whose rows are ordered (VALID BY / REVISION BY, attribute groups): system versioning orders by
+     * commit only.
+     */
+    private StatementResult convert(Statement.AlterSystemVersioning alter, TableDef table, RequestContext request,
+                                    Instant commitTime) {
+        if (!alter.add()) {
+            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + " is not system-versioned ("
+                    + table.mode() + ")", alter.pos());
+        }
+        if (table.mode() == TableMode.VERSIONED) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is VERSIONED: it "
+                    + "keeps every version already, and FOR SYSTEM_TIME AS OF reads it as AS OF TIMESTAMP", alter.pos());
+        }
+        boolean ordered = table.groups().size() > 1 || table.groups().stream().anyMatch(g -> !g.orderingColumns()
+                .isEmpty());
+        if (ordered) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " orders its rows by "
+                    + "VALID BY / REVISION BY or attribute groups; a system-versioned table orders versions by "
+                    + "commit only", alter.pos());
+        }
+        SystemPeriod period = SystemPeriod.implicitColumns();
+        for (String implicit : List.of(period.start(), period.end())) {
+            if (table.column(implicit).isPresent()) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " has a column '"
+                        + implicit + "', the name of an implicit period column of system versioning", alter.pos());
+            }
+        }
+        List<ColumnDef> columns = table.columns().stream().map(c -> new ColumnDef(c.name(), c.physical(), c.type(),
+                c.notNull() || c.isKey(), c.defaultValue(), c.keyPosition(), 0)).toList();
+        TableDef converted = new TableDef(table.id(), table.name(), TableMode.SYSTEM, columns,
+                List.of(new io.verso.catalog.GroupDef(0, io.verso.catalog.GroupDef.DEFAULT_NAME, List.of(), List.of())),
+                0, table.createdCommit(), table.indexes(), null, null, period, table.checks());
+        SystemCompiler.convert(table, converted, request.commit(), commitTime).forEach(sql::update);
+        for (var index : converted.indexes()) {
+            io.verso.compile.LifecycleCompiler.createIndex(converted, index).forEach(sql::update);
+        }
+        TableDef altered = catalog.update(converted);
         request.catalogChanged();
         request.touch(table.name(), 0);
         return new StatementResult.Changed("ALTER TABLE", altered.name(), true, null);

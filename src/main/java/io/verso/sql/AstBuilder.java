@@ -154,7 +154,7 @@ final class AstBuilder {
         List<Ident> primaryKey = new ArrayList<>();
         List<GroupDefinition> groups = new ArrayList<>();
         List<List<Ident>> unique = new ArrayList<>();
-        List<Expr> checks = new ArrayList<>();
+        List<Statement.Check> checks = new ArrayList<>();
         boolean keySeen = false;
         Statement.SystemVersioning period = null;
         for (TableElementContext element : ctx.tableElement()) {
@@ -166,7 +166,7 @@ final class AstBuilder {
                 }
                 for (ColumnConstraintContext k : c.columnDefinition().columnConstraint()) {
                     if (k instanceof CheckConstraintContext check) {
-                        checks.add(expr(check.expression()));
+                        checks.add(check(check.checkName, column.name(), check.expression(), check));
                     }
                 }
                 if (c.columnDefinition().columnConstraint().stream().anyMatch(k -> k instanceof PrimaryKeyConstraintContext)) {
@@ -188,7 +188,7 @@ final class AstBuilder {
             } else if (element instanceof UniqueElementContext c) {
                 unique.add(identList(c.identifierList()));
             } else if (element instanceof CheckElementContext c) {
-                checks.add(expr(c.expression()));
+                checks.add(check(c.checkName, null, c.expression(), c));
             } else if (element instanceof PeriodElementContext c) {
                 if (period != null) {
                     throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PERIOD FOR SYSTEM_TIME is declared twice",
@@ -210,6 +210,14 @@ final class AstBuilder {
         Statement.Mode mode = ctx.tableMode == null ? null : Statement.Mode.valueOf(ctx.tableMode.getText().toUpperCase(Locale.ROOT));
         return new Statement.CreateTable(ident(ctx.name), ctx.EXISTS() != null, columns, primaryKey, groups, mode,
                 ordering(ctx.orderingClause()), unique, checks, versioning, pos(ctx));
+    }
+
+    /** A CHECK with the text of its expression as written, which the catalog keeps and SHOW CREATE TABLE shows. */
+    private Statement.Check check(IdentifierContext name, Ident column, ExpressionContext expression,
+                                  ParserRuleContext at) {
+        String text = expression.getStart().getInputStream().getText(org.antlr.v4.runtime.misc.Interval.of(
+                expression.getStart().getStartIndex(), expression.getStop().getStopIndex()));
+        return new Statement.Check(name == null ? null : ident(name), column, expr(expression), text, pos(at));
     }
 
     private Ordering ordering(List<OrderingClauseContext> clauses) {

@@ -44,18 +44,18 @@ public class ReadService {
 
     // ---- one row ---------------------------------------------------------------------------------
 
-    public RowResult row(String tableName, List<String> key, String asOfText, String atLeastText) {
-        Long asOf = Commits.parse(asOfText, "asOfCommit");
+    public RowResult row(String tableName, List<String> key, String asOfText, String asOfTime, String atLeastText) {
+        Long asOf = asOf(asOfText, asOfTime);
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = keyedTable(tableName);
         Script script = new Script().sql("SELECT * FROM ").mark("table").ident(table.name()).sql(" WHERE ");
         whereKey(script, table, key);
-        asOf(script, asOf);
+        asOf(script, asOf, asOfTime);
         ExecutionResult result = statements.run(script, "key");
         List<Map<String, Object>> rows = rows(result, 0);
         if (rows.isEmpty()) {
             throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no row with key "
-                    + key + (asOf == null ? "" : " at commit " + asOf), "key");
+                    + key + (asOf == null && asOfTime == null ? "" : " at commit " + servedAt(result, asOf)), "key");
         }
         return new RowResult(table.name(), Long.toString(servedAt(result, asOf)), rows.get(0));
     }
@@ -63,7 +63,7 @@ public class ReadService {
     // ---- pages of rows ---------------------------------------------------------------------------
 
     public RowPage list(String tableName, List<String> filters, List<String> order, Integer limitParam,
-                        String cursorText, String asOfText, String atLeastText) {
+                        String cursorText, String asOfText, String asOfTime, String atLeastText) {
         filters = filters == null ? List.of() : filters;
         order = order == null ? List.of() : order;
         int limit = limitParam == null ? 100 : limitParam;
@@ -71,7 +71,7 @@ public class ReadService {
             throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and " + MAX_LIMIT
                     + ", not " + limit, "limit");
         }
-        Long asOf = Commits.parse(asOfText, "asOfCommit");
+        Long asOf = asOf(asOfText, asOfTime);
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = TableService.table(catalog, tableName);
         boolean pinned = table.mode() != TableMode.UPSERT;
@@ -91,6 +91,8 @@ public class ReadService {
             filters = cursor.filters();
             order = cursor.order();
             asOf = cursor.commit();
+            // The cursor holds the commit its first page resolved asOfTime to.
+            asOfTime = null;
         }
 
         List<Sort> sorts = sorts(table, order);
@@ -116,7 +118,7 @@ public class ReadService {
             script.sql(i == 0 ? "" : ", ").ident(sort.column().name())
                     .sql(sort.descending() ? " DESC NULLS FIRST" : " ASC NULLS LAST");
         }
-        asOf(script, asOf);
+        asOf(script, asOf, asOfTime);
         script.sql(" LIMIT ").param(limit + 1);
         long offset = cursor == null ? 0 : cursor.offset();
         if (!keyset && offset > 0) {
@@ -222,8 +224,8 @@ public class ReadService {
     // ---- a key's history -------------------------------------------------------------------------
 
     public KeyHistory history(String tableName, List<String> key, String groupName, String asOfText,
-                              String atLeastText) {
-        Long asOf = Commits.parse(asOfText, "asOfCommit");
+                              String asOfTime, String atLeastText) {
+        Long asOf = asOf(asOfText, asOfTime);
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = keyedTable(tableName);
         GroupDef group = null;
@@ -238,7 +240,7 @@ public class ReadService {
             script.sql(" AND ").mark("group").ident("_group").sql(" = ").param(group.name());
         }
         script.sql(" ORDER BY ").ident("_group").sql(", ").ident("_commit");
-        asOf(script, asOf);
+        asOf(script, asOf, asOfTime);
         ExecutionResult result = statements.run(script, "key");
         List<Version> versions = new ArrayList<>();
         for (Map<String, Object> row : rows(result, 0)) {
@@ -249,12 +251,14 @@ public class ReadService {
             table.columnsOf(g).forEach(c -> values.put(c.name(), row.get(c.name())));
             Object from = row.get("_current_from");
             Object to = row.get("_current_to");
+            boolean system = table.systemVersioned();
             versions.add(new Version(g.name(), text(row.get("_commit")), text(from), text(to),
-                    from != null && to == null, Boolean.TRUE.equals(row.get("_deleted")), ordering, values));
+                    from != null && to == null, Boolean.TRUE.equals(row.get("_deleted")), ordering, values,
+                    system ? row.get(table.period().start()) : null, system ? row.get(table.period().end()) : null));
         }
         if (versions.isEmpty()) {
             throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no version of key "
-                    + key + (asOf == null ? "" : " at commit " + asOf), "key");
+                    + key + (asOf == null && asOfTime == null ? "" : " at commit " + servedAt(result, asOf)), "key");
         }
         return new KeyHistory(table.name(), Long.toString(servedAt(result, asOf)), keyValues, versions);
     }
@@ -347,11 +351,13 @@ public class ReadService {
 
     // ---- shared ----------------------------------------------------------------------------------
 
+    /** A table whose rows have a key: UPSERT, VERSIONED, or a SYSTEM table with a primary key. */
     private TableDef keyedTable(String name) {
         TableDef table = TableService.table(catalog, name);
-        if (!table.mode().keyed()) {
-            throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
-                    + " is an APPEND table: its rows have no key (list them with filters instead)", "key");
+        if (!table.mode().keyed() && (table.mode() != TableMode.SYSTEM || table.keyColumns().isEmpty())) {
+            throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is "
+                    + (table.mode() == TableMode.SYSTEM ? "a system-versioned table without a primary key"
+                    : "an APPEND table") + ": its rows have no key (list them with filters instead)", "key");
         }
         return table;
     }
@@ -375,14 +381,31 @@ public class ReadService {
         return values;
     }
 
-    private static void asOf(Script script, Long asOf) {
+    /** asOfCommit parsed; asOfTime is the engine's to judge (AS OF TIMESTAMP), never both. */
+    private static Long asOf(String asOfCommit, String asOfTime) {
+        Long asOf = Commits.parse(asOfCommit, "asOfCommit");
+        if (asOf != null && asOfTime != null) {
+            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "give asOfCommit or asOfTime, not both",
+                    "asOfTime");
+        }
+        return asOf;
+    }
+
+    private static void asOf(Script script, Long asOf, String asOfTime) {
         if (asOf != null) {
             script.mark("asOfCommit").sql(" AS OF COMMIT ").param(asOf).mark("table");
+        } else if (asOfTime != null) {
+            script.mark("asOfTime").sql(" AS OF TIMESTAMP ").param(asOfTime).mark("table");
         }
     }
 
+    /** The client's commit, else the one the (first) statement read at: AS OF TIMESTAMP resolved, or the latest. */
     private static long servedAt(ExecutionResult result, Long asOf) {
-        return asOf != null ? asOf : result.readCommit();
+        if (asOf != null) {
+            return asOf;
+        }
+        return result.results().get(0) instanceof StatementResult.Rows rows && rows.asOfCommit() != null
+                ? rows.asOfCommit() : result.readCommit();
     }
 
     private static String text(Object value) {

@@ -1,5 +1,6 @@
 package io.verso.surface;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +57,11 @@ public final class Resources {
                           String nextCursor) {
     }
 
+    /** {@code rowStart}/{@code rowEnd}: the period of a system-versioned table's version (null for other tables). */
     public record Version(String group, String commit, String currentFrom, String currentTo, boolean current,
-                          boolean deleted, Map<String, Object> ordering, Map<String, Object> values) {
+                          boolean deleted, Map<String, Object> ordering, Map<String, Object> values,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Object rowStart,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Object rowEnd) {
     }
 
     public record KeyHistory(String table, String readCommit, Map<String, Object> key, List<Version> versions) {

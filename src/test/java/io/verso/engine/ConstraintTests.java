@@ -6,7 +6,10 @@ import io.verso.support.IntegrationTest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** UNIQUE columns and unique indexes hold among current rows; the usual type spellings map to their types. */
+/**
+ * UNIQUE columns and unique indexes hold among current rows; the usual type spellings map to their types.
+ * CHECK constraints: {@link CheckConstraintTests}.
+ */
 class ConstraintTests extends IntegrationTest {
 
     @Test
@@ -33,11 +36,5 @@ class ConstraintTests extends IntegrationTest {
         assertThat(sql.rows("DESCRIBE " + t).stream().limit(5).map(r -> r.get(2)).toList())
                 .containsExactly("INTEGER", "DOUBLE PRECISION", "CHAR(3)", "VARCHAR(5)", "BOOLEAN");
         sql.fails(400, "INVALID_DEFINITION", "CREATE UNIQUE INDEX " + t + "_h ON " + t + " (k) SCOPE HISTORY");
-    }
-
-    @Test
-    void checkConstraintsAreRefusedClearly() {
-        String t = table("ck");
-        sql.fails(400, "INVALID_DEFINITION", "CREATE TABLE " + t + " (id INT PRIMARY KEY, n INT CHECK (n > 0))");
     }
 }

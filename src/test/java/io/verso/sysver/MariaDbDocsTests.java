@@ -23,16 +23,19 @@ class MariaDbDocsTests extends IntegrationTest {
         String stock = table("stock");
         String stock2 = table("stock2");
         String clients = table("clients");
+        String prices = table("prices");
         List<String> blocks = new ArrayList<>();
         Matcher m = BLOCK.matcher(doc);
         while (m.find()) {
             blocks.add(m.group(1).replaceAll("\\bstock2\\b", stock2).replaceAll("\\bstock\\b", stock)
-                    .replaceAll("\\bclients\\b", clients));
+                    .replaceAll("\\bclients\\b", clients).replaceAll("\\bprices\\b", prices));
         }
         assertThat(blocks).hasSizeGreaterThan(8);
         for (String block : blocks) {
             sql.run(block);
         }
+        assertThat(sql.rows("SELECT article, price FROM " + prices + " FOR SYSTEM_TIME ALL ORDER BY row_start"))
+                .containsExactly(List.of("1", "9.90"), List.of("1", "10.50"));
         assertThat(sql.rows("SELECT article, qte FROM " + stock + " ORDER BY article"))
                 .containsExactly(List.of("1", "9"), List.of("2", "20"), List.of("3", "31"));
     }

@@ -46,12 +46,13 @@ createTable
       tableMode=(APPEND | UPSERT | VERSIONED)? orderingClause* (WITH SYSTEM VERSIONING)?
     ;
 
+// CHECK first: "CONSTRAINT c CHECK (...)" would also read as a column named constraint of type c.
 tableElement
-    : columnDefinition                                                      #columnElement
+    : (CONSTRAINT checkName=identifier)? CHECK LPAREN expression RPAREN     #checkElement
+    | columnDefinition                                                      #columnElement
     | PRIMARY KEY LPAREN identifierList RPAREN                              #primaryKeyElement
     | ATTRIBUTE GROUP name=identifier LPAREN identifierList RPAREN orderingClause*  #groupElement
     | UNIQUE LPAREN identifierList RPAREN                                   #uniqueElement
-    | CHECK LPAREN expression RPAREN                                         #checkElement
     | PERIOD FOR SYSTEM_TIME LPAREN start=identifier COMMA end=identifier RPAREN  #periodElement
     | PERIOD FOR identifier LPAREN identifier COMMA identifier RPAREN      #applicationPeriodElement
     ;
@@ -70,7 +71,7 @@ columnConstraint
     | PRIMARY KEY         #primaryKeyConstraint
     | NULL                #nullableConstraint
     | UNIQUE              #uniqueConstraint
-    | CHECK LPAREN expression RPAREN  #checkConstraint
+    | (CONSTRAINT checkName=identifier)? CHECK LPAREN expression RPAREN  #checkConstraint
     | GENERATED ALWAYS AS ROW rowBound=(START | END)  #generatedConstraint
     ;
 
@@ -453,7 +454,7 @@ nonReserved
     : ADD | APPEND | ASC | ATTRIBUTE | BOTH | COLUMN | COMMIT | CURRENT | DATE | DESC | DESCRIBE
     | FIRST | GROUP | HISTORY | INDEX | KEY | LAST | NULLS | PRECISION | RENAME | REVISION
     | SCOPE | SHOW | TABLES | TIME | TIMESTAMP | UPSERT | VALID | VERSIONED | ZONE | BEFORE
-    | OUTER | WITHOUT | AT | RETENTION | RESET | COMMITS | ERASE
+    | OUTER | WITHOUT | AT | RETENTION | RESET | COMMITS | ERASE | CONSTRAINT
     | ROWS | RANGE | ROW | PRECEDING | FOLLOWING | UNBOUNDED | LEADING | TRAILING | TIMESTAMPTZ
     | INTERVAL | VIEW | CHARACTER | VARYING | EXTRACT | POSITION | SUBSTRING | TRIM
     | ROLE | GRANTS | WRITE | ADMIN
@@ -465,7 +466,7 @@ nonReserved
 
 ADD: A D D; ALWAYS: A L W A Y S; BEGIN: B E G I N; GENERATED: G E N E R A T E D; PERIOD: P E R I O D;
 ROLLBACK: R O L L B A C K; START: S T A R T; SYSTEM: S Y S T E M; SYSTEM_TIME: S Y S T E M '_' T I M E;
-TRANSACTION: T R A N S A C T I O N; VERSIONING: V E R S I O N I N G; WORK: W O R K; ALL: A L L; ANY: A N Y; CHARACTER: C H A R A C T E R; CHECK: C H E C K; CROSS: C R O S S;
+TRANSACTION: T R A N S A C T I O N; VERSIONING: V E R S I O N I N G; WORK: W O R K; ALL: A L L; ANY: A N Y; CHARACTER: C H A R A C T E R; CHECK: C H E C K; CONSTRAINT: C O N S T R A I N T; CROSS: C R O S S;
 EXCEPT: E X C E P T; EXTRACT: E X T R A C T; FILTER: F I L T E R; FOLLOWING: F O L L O W I N G; FOR: F O R; FULL: F U L L;
 INTERSECT: I N T E R S E C T; INTERVAL: I N T E R V A L; LEADING: L E A D I N G; OVER: O V E R; PARTITION: P A R T I T I O N;
 POSITION: P O S I T I O N; PRECEDING: P R E C E D I N G; RANGE: R A N G E; RIGHT: R I G H T; ROW: R O W; ROWS: R O W S;

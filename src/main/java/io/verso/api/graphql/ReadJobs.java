@@ -67,8 +67,8 @@ final class ReadJobs {
         return out;
     }
 
-    /** {@code FROM "t" [AS OF COMMIT ?]} or {@code FROM history("t") [AS OF COMMIT ?]}. */
-    static void from(Stmt.Builder b, TableShape table, boolean history, Long asOf) {
+    /** {@code FROM "t" [AS OF COMMIT ? | AS OF TIMESTAMP ?]} or the same of {@code history("t")}. */
+    static void from(Stmt.Builder b, TableShape table, boolean history, Long asOf, String asOfTime) {
         b.sql(" FROM ");
         if (history) {
             b.sql("history(").ident(table.name()).sql(")");
@@ -77,12 +77,29 @@ final class ReadJobs {
         }
         if (asOf != null) {
             b.sql(" AS OF COMMIT ").param(asOf);
+        } else if (asOfTime != null) {
+            b.sql(" AS OF TIMESTAMP ").param(asOfTime);
         }
     }
 
-    /** The commit a read is made AS OF: the client's, else the request's once known (never on UPSERT tables). */
-    static Long readAt(TableShape table, Long requested, Long pinned) {
-        if (requested != null) {
+    /**
+     * The commit rows were read at: the client's or the request's, else the one the statement reported
+     * (an asOfTime resolved to a commit, or the latest).
+     */
+    static long readCommit(Long at, List<StatementResult> results, ExecutionResult execution) {
+        if (at != null) {
+            return at;
+        }
+        return results.get(0) instanceof StatementResult.Rows rows && rows.asOfCommit() != null
+                ? rows.asOfCommit() : execution.readCommit();
+    }
+
+    /**
+     * The commit a read is made AS OF: the client's, else the request's once known (never on UPSERT
+     * tables); none when the client gave a time, which the statement resolves.
+     */
+    static Long readAt(TableShape table, Long requested, String asOfTime, Long pinned) {
+        if (requested != null || asOfTime != null) {
             return requested;
         }
         return table.historied() ? pinned : null;
@@ -104,11 +121,12 @@ final class ReadJobs {
         private final int limit;
         private final long offset;
         private final Long asOf;
+        private final String asOfTime;
         private final int maxRows;
         private Long at;
 
         ListJob(RequestState state, TableShape table, Map<String, Object> where, List<Map<String, Object>> orderBy,
-                int limit, long offset, Long asOf, int maxRows) {
+                int limit, long offset, Long asOf, String asOfTime, int maxRows) {
             this.state = state;
             this.table = table;
             this.where = where;
@@ -116,6 +134,7 @@ final class ReadJobs {
             this.limit = limit;
             this.offset = offset;
             this.asOf = asOf;
+            this.asOfTime = asOfTime;
             this.maxRows = maxRows;
         }
 
@@ -126,9 +145,9 @@ final class ReadJobs {
 
         @Override
         public List<Stmt> statements(Long pinned) {
-            at = readAt(table, asOf, pinned);
+            at = readAt(table, asOf, asOfTime, pinned);
             Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            from(b, table, false, at);
+            from(b, table, false, at, asOfTime);
             if (where != null && !where.isEmpty()) {
                 b.sql(" WHERE ");
                 Predicates.where(b, where);
@@ -143,7 +162,7 @@ final class ReadJobs {
 
         @Override
         public Object complete(List<StatementResult> results, ExecutionResult execution) {
-            long commit = at != null ? at : execution.readCommit();
+            long commit = readCommit(at, results, execution);
             List<Row> rows = rows(results.get(0), commit);
             boolean more = rows.size() > limit;
             List<Row> nodes = more ? rows.subList(0, limit) : rows;
@@ -159,14 +178,17 @@ final class ReadJobs {
         private final TableShape table;
         private final Map<String, Object> key;
         private final Long asOf;
+        private final String asOfTime;
         private final int maxRows;
         private Long at;
 
-        KeyJob(RequestState state, TableShape table, Map<String, Object> key, Long asOf, int maxRows) {
+        KeyJob(RequestState state, TableShape table, Map<String, Object> key, Long asOf, String asOfTime,
+               int maxRows) {
             this.state = state;
             this.table = table;
             this.key = key;
             this.asOf = asOf;
+            this.asOfTime = asOfTime;
             this.maxRows = maxRows;
         }
 
@@ -177,9 +199,9 @@ final class ReadJobs {
 
         @Override
         public List<Stmt> statements(Long pinned) {
-            at = readAt(table, asOf, pinned);
+            at = readAt(table, asOf, asOfTime, pinned);
             Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            from(b, table, false, at);
+            from(b, table, false, at, asOfTime);
             b.sql(" WHERE ");
             keyEquals(b, table, key);
             return List.of(b.build());
@@ -187,7 +209,7 @@ final class ReadJobs {
 
         @Override
         public Object complete(List<StatementResult> results, ExecutionResult execution) {
-            List<Row> rows = rows(results.get(0), at != null ? at : execution.readCommit());
+            List<Row> rows = rows(results.get(0), readCommit(at, results, execution));
             state.addRows(rows.size(), maxRows);
             return rows.isEmpty() ? null : rows.get(0);
         }
@@ -200,18 +222,20 @@ final class ReadJobs {
         private final Map<String, Object> key;
         private final String group;
         private final Long asOf;
+        private final String asOfTime;
         private final int limit;
         private final long offset;
         private final int maxRows;
         private Long at;
 
-        HistoryJob(RequestState state, TableShape table, Map<String, Object> key, String group, Long asOf, int limit,
-                   long offset, int maxRows) {
+        HistoryJob(RequestState state, TableShape table, Map<String, Object> key, String group, Long asOf,
+                   String asOfTime, int limit, long offset, int maxRows) {
             this.state = state;
             this.table = table;
             this.key = key;
             this.group = group;
             this.asOf = asOf;
+            this.asOfTime = asOfTime;
             this.limit = limit;
             this.offset = offset;
             this.maxRows = maxRows;
@@ -224,9 +248,9 @@ final class ReadJobs {
 
         @Override
         public List<Stmt> statements(Long pinned) {
-            at = readAt(table, asOf, pinned);
+            at = readAt(table, asOf, asOfTime, pinned);
             Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            from(b, table, true, at);
+            from(b, table, true, at, asOfTime);
             b.sql(" WHERE ");
             keyEquals(b, table, key);
             if (group != null) {
@@ -239,7 +263,7 @@ final class ReadJobs {
 
         @Override
         public Object complete(List<StatementResult> results, ExecutionResult execution) {
-            List<Row> rows = rows(results.get(0), at != null ? at : execution.readCommit());
+            List<Row> rows = rows(results.get(0), readCommit(at, results, execution));
             state.addRows(rows.size(), maxRows);
             return rows;
         }
@@ -251,13 +275,15 @@ final class ReadJobs {
         private final TableShape table;
         private final Map<String, Object> where;
         private final Long asOf;
+        private final String asOfTime;
         private Long at;
 
-        AggregateJob(RequestState state, TableShape table, Map<String, Object> where, Long asOf) {
+        AggregateJob(RequestState state, TableShape table, Map<String, Object> where, Long asOf, String asOfTime) {
             this.state = state;
             this.table = table;
             this.where = where;
             this.asOf = asOf;
+            this.asOfTime = asOfTime;
         }
 
         @Override
@@ -267,7 +293,7 @@ final class ReadJobs {
 
         @Override
         public List<Stmt> statements(Long pinned) {
-            at = readAt(table, asOf, pinned);
+            at = readAt(table, asOf, asOfTime, pinned);
             Stmt.Builder b = Stmt.builder().sql("SELECT count(*)");
             for (ColumnDef c : table.columns()) {
                 if (TableShape.orderable(c.type())) {
@@ -277,7 +303,7 @@ final class ReadJobs {
                     b.sql(", sum(").ident(c.name()).sql("), avg(").ident(c.name()).sql(")");
                 }
             }
-            from(b, table, false, at);
+            from(b, table, false, at, asOfTime);
             if (where != null && !where.isEmpty()) {
                 b.sql(" WHERE ");
                 Predicates.where(b, where);
@@ -303,7 +329,7 @@ final class ReadJobs {
                     avg.put(c.name(), values.get(i++));
                 }
             }
-            return new Aggregate(values.get(0), min, max, sum, avg, at != null ? at : execution.readCommit());
+            return new Aggregate(values.get(0), min, max, sum, avg, readCommit(at, results, execution));
         }
     }
 
@@ -371,7 +397,7 @@ final class ReadJobs {
             List<ColumnDef> keys = table.keys();
             Stmt.Builder b = Stmt.builder().sql("SELECT *");
             // The parent rows were read at this commit: their history is read as it was then.
-            from(b, table, true, first.parent.commit());
+            from(b, table, true, first.parent.commit(), null);
             b.sql(" WHERE ");
             if (keys.size() == 1) {
                 b.ident(keys.get(0).name()).sql(" IN (");

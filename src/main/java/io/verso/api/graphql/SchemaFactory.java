@@ -219,16 +219,17 @@ final class SchemaFactory {
         query.field(list);
         code.dataFetcher(FieldCoordinates.coordinates("Query", n), (DataFetcher<?>) env -> listRows(env, t));
 
-        if (t.keyed()) {
+        if (t.keyed() || t.systemKeyed()) {
             GraphQLFieldDefinition.Builder byKey = newFieldDefinition().name(n + "_by_key").type(row)
                     .description("The row of one key, or null when it has none.");
             keyArguments(t, byKey);
             asOfArgument(t, byKey);
             query.field(byKey);
             code.dataFetcher(FieldCoordinates.coordinates("Query", n + "_by_key"), (DataFetcher<?>) env ->
-                    load(env, new ReadJobs.KeyJob(state(env), t, keyArgs(env, t), asOf(env), properties.maxResultRows())));
+                    load(env, new ReadJobs.KeyJob(state(env), t, keyArgs(env, t), asOf(env), asOfTime(env),
+                            properties.maxResultRows())));
         }
-        if (t.versioned()) {
+        if (t.versioned() || t.systemKeyed()) {
             GraphQLObjectType version = rowType(t, true);
             GraphQLFieldDefinition.Builder history = newFieldDefinition().name(n + "_history")
                     .type(list(nonNull(version)))
@@ -240,14 +241,14 @@ final class SchemaFactory {
             query.field(history);
             code.dataFetcher(FieldCoordinates.coordinates("Query", n + "_history"), (DataFetcher<?>) env ->
                     load(env, new ReadJobs.HistoryJob(state(env), t, keyArgs(env, t), env.getArgument("group"),
-                            asOf(env), limit(env), offset(env), properties.maxResultRows())));
+                            asOf(env), asOfTime(env), limit(env), offset(env), properties.maxResultRows())));
         }
         GraphQLFieldDefinition.Builder aggregate = newFieldDefinition().name(n + "_aggregate")
                 .type(aggregateType(t)).argument(arg("where", where));
         asOfArgument(t, aggregate);
         query.field(aggregate);
         code.dataFetcher(FieldCoordinates.coordinates("Query", n + "_aggregate"), (DataFetcher<?>) env ->
-                load(env, new ReadJobs.AggregateJob(state(env), t, env.getArgument("where"), asOf(env))));
+                load(env, new ReadJobs.AggregateJob(state(env), t, env.getArgument("where"), asOf(env), asOfTime(env))));
 
         addMutations(t, mutation, groupEnum);
     }
@@ -274,6 +275,19 @@ final class SchemaFactory {
             b.field(newFieldDefinition().name("_deleted").type(nonNull(GraphQLBoolean)));
             for (String pseudo : List.of("_group", "_commit", "_current_from", "_current_to", "_deleted")) {
                 code.dataFetcher(FieldCoordinates.coordinates(name, pseudo), column);
+            }
+            if (t.systemKeyed()) {
+                // The version's period, under the table's period column names (row_start/row_end when implicit).
+                var period = t.def().period();
+                for (String p : List.of(period.start(), period.end())) {
+                    if (TableShape.validName(p) && t.columns().stream().noneMatch(c -> c.name().equals(p))) {
+                        b.field(newFieldDefinition().name(p).type(nonNull(VersoScalars.TIMESTAMP))
+                                .description(p.equals(period.start()) ? "The commit time that wrote this version."
+                                        : "The commit time that replaced or deleted it; 2038-01-19 03:14:07.999999 "
+                                        + "while current (as of the read)."));
+                        code.dataFetcher(FieldCoordinates.coordinates(name, p), column);
+                    }
+                }
             }
         } else {
             b.field(newFieldDefinition().name("_asOfCommit").type(nonNull(VersoScalars.COMMIT_SEQ))
@@ -454,6 +468,9 @@ final class SchemaFactory {
         if (t.historied()) {
             field.argument(arg("asOfCommit", VersoScalars.COMMIT_SEQ)
                     .description("Read as of this commit instead of the request's commit."));
+            field.argument(arg("asOfTime", GraphQLString)
+                    .description("Read as of the latest commit made at or before this time (a TIMESTAMPTZ, as AS OF "
+                            + "TIMESTAMP); asOfCommit reports the commit it resolved to. Not with asOfCommit."));
         }
     }
 
@@ -481,7 +498,16 @@ final class SchemaFactory {
 
     private static Long asOf(DataFetchingEnvironment env) {
         String commit = env.getArgument("asOfCommit");
+        if (commit != null && env.getArgument("asOfTime") != null) {
+            throw VersoException.argument(ErrorCode.INVALID_PARAMETER, "give asOfCommit or asOfTime, not both",
+                    "asOfTime");
+        }
         return commit == null ? null : Long.parseLong(commit);
+    }
+
+    /** The time to read as of; the engine judges it as it judges AS OF TIMESTAMP in /v1/sql. */
+    private static String asOfTime(DataFetchingEnvironment env) {
+        return env.getArgument("asOfTime");
     }
 
     private int limit(DataFetchingEnvironment env) {
@@ -509,6 +535,7 @@ final class SchemaFactory {
         int limit = limit(env);
         long offset = offset(env);
         Long asOf = asOf(env);
+        String asOfTime = asOfTime(env);
         String after = env.getArgument("after");
         if (after != null) {
             if (env.getArgument("offset") != null) {
@@ -517,11 +544,13 @@ final class SchemaFactory {
             long[] cursor = ReadJobs.decodeCursor(after);
             offset = cursor[1];
             if (asOf == null && t.historied() && cursor[0] > 0) {
+                // The cursor keeps the commit its first page read at, asOfTime resolved included.
                 asOf = cursor[0];
+                asOfTime = null;
             }
         }
         return load(env, new ReadJobs.ListJob(state(env), t, env.getArgument("where"), env.getArgument("orderBy"),
-                limit, offset, asOf, properties.maxResultRows()));
+                limit, offset, asOf, asOfTime, properties.maxResultRows()));
     }
 
     private static CompletableFuture<Object> write(DataFetchingEnvironment env, java.util.function.Supplier<Job> job) {

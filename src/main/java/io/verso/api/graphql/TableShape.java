@@ -26,7 +26,7 @@ record TableShape(TableDef def, List<ColumnDef> columns) {
     private static final Pattern NAME = Pattern.compile("[_A-Za-z][_0-9A-Za-z]*");
 
     /** Names that sit beside key columns: by-key and history arguments, outcome fields. */
-    static final Set<String> KEY_CLASHES = Set.of("asOfCommit", "group", "limit", "offset", "index", "current");
+    static final Set<String> KEY_CLASHES = Set.of("asOfCommit", "asOfTime", "group", "limit", "offset", "index", "current");
 
     /** The where type's own fields. */
     static final Set<String> WHERE_FIELDS = Set.of("and", "or", "not");
@@ -57,9 +57,17 @@ record TableShape(TableDef def, List<ColumnDef> columns) {
         return def.mode().keyed();
     }
 
-    /** AS OF COMMIT is allowed: VERSIONED and APPEND tables; UPSERT tables keep no history. */
+    /**
+     * AS OF COMMIT is allowed: VERSIONED, APPEND and system-versioned tables; UPSERT tables (and SYSTEM
+     * tables whose versioning was dropped) keep no history.
+     */
     boolean historied() {
-        return def.mode() != TableMode.UPSERT;
+        return def.mode() != TableMode.UPSERT && (def.mode() != TableMode.SYSTEM || def.systemVersioned());
+    }
+
+    /** A system-versioned table with a primary key: read by key, its versions listed with their periods. */
+    boolean systemKeyed() {
+        return def.systemVersioned() && !def.keyColumns().isEmpty();
     }
 
     boolean versioned() {

@@ -52,8 +52,9 @@ class RowsController {
                      @RequestParam(required = false) Integer limit,
                      @RequestParam(required = false) String cursor,
                      @RequestParam(required = false) String asOfCommit,
+                     @RequestParam(required = false) String asOfTime,
                      @RequestParam(required = false) String atLeastCommit) {
-        return reads.list(table, list(filter), list(order), limit, cursor, asOfCommit, atLeastCommit);
+        return reads.list(table, list(filter), list(order), limit, cursor, asOfCommit, asOfTime, atLeastCommit);
     }
 
     @PostMapping(path = "/rows", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -70,8 +71,9 @@ class RowsController {
     RowResult getRow(@PathVariable String table,
                      @RequestParam String[] key,
                      @RequestParam(required = false) String asOfCommit,
+                     @RequestParam(required = false) String asOfTime,
                      @RequestParam(required = false) String atLeastCommit) {
-        return reads.row(table, list(key), asOfCommit, atLeastCommit);
+        return reads.row(table, list(key), asOfCommit, asOfTime, atLeastCommit);
     }
 
     @GetMapping("/history")
@@ -79,8 +81,9 @@ class RowsController {
                              @RequestParam String[] key,
                              @RequestParam(required = false) String group,
                              @RequestParam(required = false) String asOfCommit,
+                             @RequestParam(required = false) String asOfTime,
                              @RequestParam(required = false) String atLeastCommit) {
-        return reads.history(table, list(key), group, asOfCommit, atLeastCommit);
+        return reads.history(table, list(key), group, asOfCommit, asOfTime, atLeastCommit);
     }
 
     @GetMapping("/diff")

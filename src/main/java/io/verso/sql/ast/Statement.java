@@ -41,13 +41,20 @@ public sealed interface Statement {
     record GroupDefinition(Ident name, List<Ident> columns, Ordering ordering, Pos pos) {
     }
 
+    /**
+     * A CHECK constraint: its name if given ({@code CONSTRAINT name}), the column it was written on (a
+     * column constraint) or null, the expression and its source text, as written.
+     */
+    record Check(Ident name, Ident column, Expr expr, String text, Pos pos) {
+    }
+
     /** {@code unique} holds the UNIQUE column sets, column constraints included; {@code checks} the CHECKs. */
     record CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                        List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
-                       List<Expr> checks, SystemVersioning systemVersioning, Pos pos) implements Statement {
+                       List<Check> checks, SystemVersioning systemVersioning, Pos pos) implements Statement {
         public CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                            List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
-                           List<Expr> checks, Pos pos) {
+                           List<Check> checks, Pos pos) {
             this(name, ifNotExists, columns, primaryKey, groups, mode, ordering, unique, checks, null, pos);
         }
 
