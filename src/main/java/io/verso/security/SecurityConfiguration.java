@@ -51,6 +51,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @EnableConfigurationProperties(SecurityProperties.class)
 class SecurityConfiguration {
 
+    /** spring.graphql.websocket.path (application.yml). */
+    static final String GRAPHQL_WEBSOCKET_PATH = "/graphql-ws";
+
     static final String EMBEDDED_SOURCE = io.verso.config.EmbeddedPostgresEnvironment.SOURCE;
 
     @Bean
@@ -102,6 +105,10 @@ class SecurityConfiguration {
             } else {
                 a.requestMatchers(HttpMethod.GET, "/graphiql", "/graphiql/**").permitAll();
             }
+            // The GraphQL WebSocket handshake: a browser cannot send credentials on it, so they may come in the
+            // connection_init message instead; the session is closed unless one of the two authenticates it
+            // (io.verso.api.graphql.WebSocketAuthentication). Credentials on the handshake are checked as usual.
+            a.requestMatchers(HttpMethod.GET, GRAPHQL_WEBSOCKET_PATH).permitAll();
             a.requestMatchers("/actuator/**", "/v1/commits", "/v1/commits/**", "/v1/admin/**")
                     .hasAuthority(VersoAuthentication.ADMIN_AUTHORITY);
             a.anyRequest().authenticated();
