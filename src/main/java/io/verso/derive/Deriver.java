@@ -57,12 +57,42 @@ public class Deriver {
     private final Catalog catalog;
     private final JdbcTemplate jdbc;
     private final Counter replayed;
+    private final Counter incremental;
+    private final Counter recomputed;
 
     public Deriver(Catalog catalog, JdbcTemplate jdbc, MeterRegistry meters) {
         this.catalog = catalog;
         this.jdbc = jdbc;
         this.replayed = Counter.builder("verso.derived.replayed.commits")
                 .description("Source commits applied to derived tables while building their history").register(meters);
+        this.incremental = Counter.builder("verso.derived.applied").tag("mode", "incremental")
+                .description("Source commits applied to a derived table by the source keys they changed")
+                .register(meters);
+        this.recomputed = Counter.builder("verso.derived.applied").tag("mode", "recompute")
+                .description("Source commits applied to a derived table by running its whole query").register(meters);
+    }
+
+    /** The definitions of one catalog version, shared by every request that runs at it. */
+    private record Cached(long version, List<DerivedDef> derived) {
+    }
+
+    private volatile Cached cached = new Cached(-1, List.of());
+
+    /**
+     * Every derived table as catalog {@code version} defines it (the version a writer read under the
+     * commit lock, so no DDL can change it meanwhile): read once per version, then from memory, so
+     * a write to a table that no derived table reads costs no query.
+     */
+    public List<DerivedDef> all(long version) {
+        Cached current = cached;
+        if (current.version() == version) {
+            return current.derived();
+        }
+        List<DerivedDef> loaded = all();
+        if (version > cached.version()) {
+            cached = new Cached(version, loaded);
+        }
+        return loaded;
     }
 
     /** Every derived table, in creation order (a derived table comes after those it reads). */
@@ -184,7 +214,7 @@ public class Deriver {
                 rebuilt.add(d.name());
                 changed.add(d.name());
             } else if (d.sources().stream().anyMatch(changed::contains)) {
-                long written = applyAt(d, request, null);
+                long written = applyAt(d, request, null, true);
                 if (written > 0) {
                     changed.add(d.name());
                     request.touch(d.name(), written);
@@ -199,14 +229,15 @@ public class Deriver {
         log.info("Derived table {}: building its history over {} earlier source commit(s)", d.name(), commits.size());
         int done = 0;
         for (long commit : commits) {
-            applyAt(d, request, commit);
+            // The first commit builds the whole state (the sources may have history before it that is gone).
+            applyAt(d, request, commit, done > 0);
             replayed.increment();
             if (++done % 100 == 0) {
                 log.info("Derived table {}: {} of {} source commits applied (through commit {})", d.name(), done,
                         commits.size(), commit);
             }
         }
-        long written = applyAt(d, request, null);
+        long written = applyAt(d, request, null, !commits.isEmpty());
         request.touch(d.name(), written);
         log.info("Derived table {}: built through commit {}", d.name(), request.commit());
     }
@@ -236,14 +267,25 @@ public class Deriver {
      * leaves the sources when null) and the derived table's current rows, as versions at that
      * commit. Returns the number of versions written.
      */
-    private long applyAt(DerivedDef d, DeriveContext request, Long asOf) {
+    private long applyAt(DerivedDef d, DeriveContext request, Long asOf, boolean byKeys) {
         TableDef table = request.table(new Ident(d.name(), NOWHERE));
         Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        Query plain = query;
         if (asOf != null) {
             query = new Query(query.with(), query.body(), query.orderBy(), new AsOf.AtCommit(asOf, query.pos()),
                     query.limit(), query.offset(), query.pos());
         }
         BoundSelect bound = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        // Where the query allows, only the keys the source commit changed are recomputed and compared.
+        Locality.Restriction only = null;
+        if (byKeys) {
+            Locality locality = Locality.of(plain, bound, table);
+            only = locality == null ? null : locality.affected(request, asOf == null ? request.commit() : asOf);
+        }
+        (only == null ? recomputed : incremental).increment();
+        if (only != null && only.nothing()) {
+            return 0;
+        }
         List<ColumnDef> columns = table.columns();
         if (bound.columns().size() != columns.size()) {
             throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has "
@@ -279,8 +321,20 @@ public class Deriver {
         for (int i = 0; i < columns.size(); i++) {
             b.sql(i > 0 ? ", " : "").ident("c" + i);
         }
-        b.sql(")) AS ").ident("q").sql(" FULL JOIN ");
-        RelationCompiler.current(b, table);
+        b.sql(")");
+        if (only != null) {
+            only.where(b, "q0", i -> "c" + columns.indexOf(table.keyColumns().get(i)));
+        }
+        b.sql(") AS ").ident("q").sql(" FULL JOIN ");
+        if (only == null) {
+            RelationCompiler.current(b, table);
+        } else {
+            b.sql("(SELECT * FROM ");
+            RelationCompiler.current(b, table);
+            b.sql(" AS ").ident("d0");
+            only.where(b, "d0", i -> table.keyColumns().get(i).name());
+            b.sql(")");
+        }
         b.sql(" AS ").ident("d").sql(" ON ");
         for (int k = 0; k < keys.size(); k++) {
             b.sql(k > 0 ? " AND " : "").qualified("q", "c" + columns.indexOf(keys.get(k))).sql(" = ")
