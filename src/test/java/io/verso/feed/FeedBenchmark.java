@@ -19,9 +19,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Side-by-side figures for derived tables and feeds, in one run: ingest into a source alone, with
- * one and with three derived tables; feed replay throughput; end-to-end lag of the live stream.
- * Runs only with {@code -Dverso.feed-bench=true} (sizes: {@code -Dverso.feed-bench.batches},
- * {@code .rows}); prints its report.
+ * one and with three derived tables (the first two kept by the keys each commit changes, the third
+ * recomputed); feed replay throughput; end-to-end lag of the live stream. Runs only with
+ * {@code -Dverso.feed-bench=true} (sizes: {@code -Dverso.feed-bench.batches}, {@code .rows}); prints
+ * its report and writes it to {@code -Dverso.feed-bench.report} if given. bench/feeds.sh runs it.
  */
 class FeedBenchmark extends IntegrationTest {
 
@@ -100,6 +101,10 @@ class FeedBenchmark extends IntegrationTest {
         report.append(String.format("stream lag, receipt -> event received: p50 %.1f ms, p99 %.1f ms%n",
                 pct(fromAck, 50), pct(fromAck, 99)));
         System.out.println(report);
+        String file = System.getProperty("verso.feed-bench.report");
+        if (file != null) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(file), report.toString());
+        }
     }
 
     private double ingest(String s, int batches, int rows, Random random) {
