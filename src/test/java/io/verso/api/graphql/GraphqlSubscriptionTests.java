@@ -2,6 +2,7 @@ package io.verso.api.graphql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.verso.support.GraphqlSocket;
 import io.verso.support.SqlClient;
 import io.verso.support.TestSecurity;
 import java.net.URI;
@@ -13,10 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -40,7 +38,7 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
         sql.write("DELETE FROM " + t + " WHERE k = 2 AT (ix = 5)");
 
         List<JsonNode> events = new ArrayList<>();
-        try (Socket socket = Socket.open(port, Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY), Map.of())) {
+        try (GraphqlSocket socket = GraphqlSocket.open(port, Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY), Map.of())) {
             assertThat(socket.next().get("type").asString()).isEqualTo("connection_ack");
             socket.subscribe("1", t, 0);
             for (int i = 0; i < 3; i++) {
@@ -63,7 +61,7 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
         assertThat(events.get(2).get("changes").get(0).get("op").asString()).isEqualTo("delete");
 
         // Resuming after a commit gets everything after it and nothing twice.
-        try (Socket socket = Socket.open(port, Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY), Map.of())) {
+        try (GraphqlSocket socket = GraphqlSocket.open(port, Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY), Map.of())) {
             socket.next();
             socket.subscribe("r", t, second);
             JsonNode first = socket.data("r", t);
@@ -87,7 +85,7 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
         String token = TestSecurity.jwt("subscriber", role);
 
         // No handshake header: the token comes in connection_init, as a browser sends it.
-        try (Socket socket = Socket.open(port, Map.of(), Map.of("Authorization", "Bearer " + token))) {
+        try (GraphqlSocket socket = GraphqlSocket.open(port, Map.of(), Map.of("Authorization", "Bearer " + token))) {
             assertThat(socket.next().get("type").asString()).isEqualTo("connection_ack");
             socket.subscribe("ok", readable, 0);
             JsonNode event = socket.data("ok", readable);
@@ -107,11 +105,11 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
 
     @Test
     void aSessionWithoutValidCredentialsIsClosedBeforeAnyOperation() throws Exception {
-        try (Socket socket = Socket.open(port, Map.of(), Map.of())) {
-            assertThat(socket.closed.get(10, TimeUnit.SECONDS)).isEqualTo(4401);
+        try (GraphqlSocket socket = GraphqlSocket.open(port, Map.of(), Map.of())) {
+            assertThat(socket.closed().get(10, TimeUnit.SECONDS)).isEqualTo(4401);
         }
-        try (Socket socket = Socket.open(port, Map.of(), Map.of("X-API-Key", "vk_not_a_key"))) {
-            assertThat(socket.closed.get(10, TimeUnit.SECONDS)).isEqualTo(4401);
+        try (GraphqlSocket socket = GraphqlSocket.open(port, Map.of(), Map.of("X-API-Key", "vk_not_a_key"))) {
+            assertThat(socket.closed().get(10, TimeUnit.SECONDS)).isEqualTo(4401);
         }
         // A bad key on the handshake itself is refused by the HTTP filters: no WebSocket at all.
         CompletableFuture<WebSocket> refused = HTTP.newWebSocketBuilder().header(TestSecurity.HEADER, "vk_wrong")
@@ -135,7 +133,7 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
                 "\"" + source + "_changes\"");
         assertThat(schema).doesNotContain("upsert_" + derived, "insert_" + derived, "delete_" + derived);
 
-        try (Socket socket = Socket.open(port, Map.of(), Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY))) {
+        try (GraphqlSocket socket = GraphqlSocket.open(port, Map.of(), Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY))) {
             socket.next();
             socket.subscribe("d", derived, 0);
             JsonNode event = socket.data("d", derived);
@@ -153,77 +151,5 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
         return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/graphql"))
                 .header(TestSecurity.HEADER, TestSecurity.ADMIN_KEY).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()).body();
-    }
-
-    /** A graphql-transport-ws client over the JDK's WebSocket: every message received, in order. */
-    private static final class Socket implements WebSocket.Listener, AutoCloseable {
-        private final BlockingQueue<JsonNode> messages = new LinkedBlockingQueue<>();
-        private final CompletableFuture<Integer> closed = new CompletableFuture<>();
-        private final StringBuilder partial = new StringBuilder();
-        private WebSocket socket;
-
-        static Socket open(int port, Map<String, String> headers, Map<String, Object> initPayload) throws Exception {
-            Socket s = new Socket();
-            WebSocket.Builder builder = HTTP.newWebSocketBuilder().subprotocols("graphql-transport-ws");
-            headers.forEach(builder::header);
-            s.socket = builder.buildAsync(URI.create("ws://localhost:" + port + "/graphql-ws"), s)
-                    .get(10, TimeUnit.SECONDS);
-            s.send(Map.of("type", "connection_init", "payload", initPayload));
-            return s;
-        }
-
-        void send(Map<String, Object> message) throws Exception {
-            socket.sendText(SqlClient.JSON.writeValueAsString(message), true).get(10, TimeUnit.SECONDS);
-        }
-
-        void subscribe(String id, String table, long after) throws Exception {
-            send(Map.of("id", id, "type", "subscribe", "payload", Map.of("query", "subscription($after: BigInt) { "
-                    + table + "_changes(after: $after) { commit changes { commit op key row before } } }",
-                    "variables", Map.of("after", Long.toString(after)))));
-        }
-
-        JsonNode next() throws InterruptedException {
-            JsonNode message = messages.poll(20, TimeUnit.SECONDS);
-            assertThat(message).as("a message within 20 s").isNotNull();
-            return message;
-        }
-
-        /** The next event of subscription {@code id}: its {@code <table>_changes} value. */
-        JsonNode data(String id, String table) throws InterruptedException {
-            JsonNode message = next();
-            assertThat(message.get("type").asString()).as(message.toString()).isEqualTo("next");
-            assertThat(message.get("id").asString()).isEqualTo(id);
-            return message.get("payload").get("data").get(table + "_changes");
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                messages.add(SqlClient.JSON.readTree(partial.toString()));
-                partial.setLength(0);
-            }
-            webSocket.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-            closed.complete(statusCode);
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket webSocket, Throwable error) {
-            closed.completeExceptionally(error);
-        }
-
-        @Override
-        public void close() {
-            if (!socket.isOutputClosed()) {
-                socket.sendClose(WebSocket.NORMAL_CLOSURE, "done");
-            }
-            socket.abort();
-        }
     }
 }
