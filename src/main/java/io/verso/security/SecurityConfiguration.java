@@ -95,6 +95,9 @@ class SecurityConfiguration {
         boolean graphiql = environment.getProperty("verso.security.graphiql", Boolean.class, false);
         http.authorizeHttpRequests(a -> {
             a.requestMatchers(HttpMethod.OPTIONS, "/**").permitAll();
+            // The async dispatch that ends a stream (SSE) belongs to a request already authorized; it carries
+            // no security context of its own, and refusing it only logs an error on a committed response.
+            a.dispatcherTypeMatchers(jakarta.servlet.DispatcherType.ASYNC).permitAll();
             a.requestMatchers("/error", "/actuator/health", "/actuator/health/liveness",
                     "/actuator/health/readiness").permitAll();
             // The console's pages and bundled assets hold no data: they load, then sign in (docs/console.md).
