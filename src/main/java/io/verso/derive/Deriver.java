@@ -145,11 +145,14 @@ public class Deriver {
             throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a derived table's query cannot hold ? parameters",
                     create.query().pos());
         }
-        if (create.primaryKey().isEmpty()) {
-            throw VersoException.at(ErrorCode.PRIMARY_KEY_REQUIRED, "a derived table needs PRIMARY KEY (...): "
-                    + "the columns that identify a row of its query's result", create.pos());
-        }
         BoundSelect bound = ReadAnalyzer.query(create.query(), request, request.asOf(), 0);
+        boolean keyless = create.primaryKey().isEmpty();
+        if (keyless && Appending.of(create.query(), bound) == null) {
+            throw VersoException.at(ErrorCode.PRIMARY_KEY_REQUIRED, "a derived table without PRIMARY KEY is an "
+                    + "APPEND table, so its query must only ever add rows: a projection or filter of one APPEND "
+                    + "table (no GROUP BY, aggregate, DISTINCT, join, subquery, set operation or LIMIT); else give "
+                    + "PRIMARY KEY (...): the columns that identify a row of its query's result", create.pos());
+        }
         Set<String> sources = new LinkedHashSet<>();
         for (BoundRelation relation : bound.relations()) {
             if (relation.table().mode() == TableMode.UPSERT) {
@@ -177,8 +180,8 @@ public class Deriver {
             }
         }
         TableDef table = catalog.create(DdlAnalyzer.createTable(new Statement.CreateTable(create.name(), false,
-                columns, create.primaryKey(), List.of(), Statement.Mode.VERSIONED, Statement.Ordering.NONE,
-                create.pos()), request.commit()));
+                columns, create.primaryKey(), List.of(), keyless ? Statement.Mode.APPEND : Statement.Mode.VERSIONED,
+                Statement.Ordering.NONE, create.pos()), request.commit()));
         DdlCompiler.createTable(table).forEach(request::update);
         request.update(new SqlBuilder().sql("INSERT INTO verso.derived_tables (table_id, query, sources, "
                 + "created_commit) VALUES (").bind(table.id()).sql(", ").bind(create.text()).sql(", ")
@@ -209,7 +212,9 @@ public class Deriver {
             if (d.sources().stream().anyMatch(rebuilt::contains)) {
                 TableDef table = request.table(new Ident(d.name(), NOWHERE));
                 request.update(new SqlBuilder().sql("DELETE FROM ").table(table.currentTable()).build());
-                request.update(new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).build());
+                if (table.mode() == TableMode.VERSIONED) {
+                    request.update(new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).build());
+                }
                 build(d, request);
                 rebuilt.add(d.name());
                 changed.add(d.name());
@@ -269,6 +274,9 @@ public class Deriver {
      */
     private long applyAt(DerivedDef d, DeriveContext request, Long asOf, boolean byKeys) {
         TableDef table = request.table(new Ident(d.name(), NOWHERE));
+        if (table.mode() == TableMode.APPEND) {
+            return append(d, table, request, asOf == null ? request.commit() : asOf);
+        }
         Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
         Query plain = query;
         if (asOf != null) {
@@ -385,6 +393,45 @@ public class Deriver {
                     NOWHERE), commit);
         }
         return versions;
+    }
+
+    /**
+     * A keyless derived table (APPEND): the query's rows over the source rows appended at
+     * {@code commit}, appended at that commit. Its query is a projection or filter of one APPEND
+     * table ({@link Appending}), so those are exactly the rows the commit adds to its result.
+     */
+    private long append(DerivedDef d, TableDef table, DeriveContext request, long commit) {
+        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        BoundSelect plain = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        Appending appending = Appending.of(query, plain);
+        if (appending == null) {
+            throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has no PRIMARY KEY "
+                    + "but its query no longer only adds rows: a source changed under it; drop and create it again");
+        }
+        BoundSelect bound = ReadAnalyzer.query(appending.at(commit), request, request.asOf(), 0);
+        List<ColumnDef> columns = table.columns();
+        if (bound.columns().size() != columns.size()) {
+            throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has "
+                    + columns.size() + " columns but its query now returns " + bound.columns().size()
+                    + ": a source changed under it; drop and create it again");
+        }
+        SqlBuilder b = new SqlBuilder().sql("INSERT INTO ").table(table.currentTable()).sql(" (");
+        for (ColumnDef column : columns) {
+            b.ident(column.physical()).sql(", ");
+        }
+        b.ident("_commit").sql(", ").ident("_pos").sql(") SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql("CAST(").qualified("q", "c" + i).sql(" AS ").sql(columns.get(i).type().sql()).sql("), ");
+        }
+        b.bind(commit).sql(", CAST(row_number() OVER () AS integer) FROM (");
+        SelectCompiler.emit(b, bound, List.of());
+        b.sql(") AS ").ident("q").sql("(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident("c" + i);
+        }
+        b.sql(")");
+        incremental.increment();
+        return request.update(b.build());
     }
 
     private static long write(DeriveContext request, List<io.verso.analyze.GroupBatch> batches, long commit) {

@@ -38,7 +38,8 @@ class DerivedTableProperties extends IntegrationTest {
     /**
      * Query templates: {s} the VERSIONED source with two attribute groups, {v} one with one group,
      * {e} the APPEND one, {d0} the first derived table. The first and the last four are kept by the
-     * keys each commit changed (docs/derived-and-feeds.md), the others by recomputing.
+     * keys each commit changed (docs/derived-and-feeds.md), the others by recomputing; the last has no
+     * key (an APPEND table: each commit appends the query over the rows it appended).
      */
     private static final List<String[]> QUERIES = List.of(
             new String[] {"k", "SELECT k, grp, a, b FROM {s} WHERE a > 3"},
@@ -55,7 +56,8 @@ class DerivedTableProperties extends IntegrationTest {
             new String[] {"k", "SELECT k, sum(amt) AS total, count(*) AS n, avg(amt) AS mean, max(amt) AS hi "
                     + "FROM {e} GROUP BY k"},
             new String[] {"k", "SELECT k, grp, a * 2 AS twice FROM {v} WHERE a > 2"},
-            new String[] {"grp, a", "SELECT DISTINCT grp, a FROM {v} WHERE a >= 0"});
+            new String[] {"grp, a", "SELECT DISTINCT grp, a FROM {v} WHERE a >= 0"},
+            new String[] {"", "SELECT k, amt * 2 AS twice FROM {e} WHERE amt > 4"});
 
     private static final String OVER_DERIVED = "SELECT g, total FROM {d0} WHERE total > 5";
 
@@ -112,7 +114,7 @@ class DerivedTableProperties extends IntegrationTest {
         for (int c = 0; c < total; c++) {
             if (c == total / 3) {
                 derived.add(create(first, sources));
-                derived.add(createOver(derived.get(0), first == 1));
+                derived.add(createOver(derived.get(0), first == 1, QUERIES.get(first)[0]));
                 for (int i = 1; i < order.size() / 2; i++) {
                     derived.add(create(order.get(i), sources));
                 }
@@ -206,17 +208,23 @@ class DerivedTableProperties extends IntegrationTest {
             verso = verso.replace(source[0], source[1]);
             plain = plain.replace(source[0], source[2]);
         }
-        sql.write("CREATE DERIVED TABLE " + name + " PRIMARY KEY (" + q[0] + ") AS " + verso);
+        sql.write("CREATE DERIVED TABLE " + name + (q[0].isEmpty() ? "" : " PRIMARY KEY (" + q[0] + ")") + " AS "
+                + verso);
         return new String[] {name, verso, plain};
     }
 
-    /** A derived table over the first one (only where that one has the g/total columns: else a projection). */
-    private String[] createOver(String[] base, boolean grouped) {
+    /**
+     * A derived table over the first one: a filter of its g/total columns where it has them, else all
+     * of its columns with its key (none when it has none); a filter on the first key column when that is k.
+     */
+    private String[] createOver(String[] base, boolean grouped, String key) {
         String name = table("pdd");
-        String verso = grouped ? OVER_DERIVED.replace("{d0}", base[0]) : "SELECT k FROM " + base[0] + " WHERE k > 1";
+        String filter = grouped ? "" : key.equals("k") || key.isEmpty() ? " WHERE k > 1" : "";
+        String verso = grouped ? OVER_DERIVED.replace("{d0}", base[0]) : "SELECT * FROM " + base[0] + filter;
         String plain = grouped ? OVER_DERIVED.replace("{d0}", "(" + base[2] + ") AS d0")
-                : "SELECT k FROM (" + base[2] + ") AS d0 WHERE k > 1";
-        sql.write("CREATE DERIVED TABLE " + name + " PRIMARY KEY (" + (grouped ? "g" : "k") + ") AS " + verso);
+                : "SELECT * FROM (" + base[2] + ") AS d0" + filter;
+        sql.write("CREATE DERIVED TABLE " + name + (key.isEmpty() ? "" : " PRIMARY KEY (" + (grouped ? "g" : key) + ")")
+                + " AS " + verso);
         return new String[] {name, verso, plain};
     }
 
