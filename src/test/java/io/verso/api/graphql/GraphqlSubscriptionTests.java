@@ -100,6 +100,15 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
             assertThat(refused.get("payload").get("errors").get(0).get("message").asString())
                     .contains("'" + hidden + "_changes'", "undefined");
             assertThat(refused.toString()).doesNotContain("\"v\":20");
+
+            // A cursor that is no commit is refused with the feed's own code, before any event.
+            socket.subscribe("bad", readable, -1);
+            JsonNode bad = socket.next();
+            while (bad.get("id").asString().equals("no")) {
+                bad = socket.next(); // the refused subscription's "complete"
+            }
+            assertThat(bad.get("id").asString()).isEqualTo("bad");
+            assertThat(bad.toString()).as(bad.toString()).contains("INVALID_PARAMETER", "after must be");
         }
     }
 
