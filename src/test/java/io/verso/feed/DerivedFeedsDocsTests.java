@@ -57,6 +57,11 @@ class DerivedFeedsDocsTests extends IntegrationTest {
             if (m.group(1).equals("sql")) {
                 Response response = sql.post(text);
                 assertThat(response.statusCode()).as(text + "\n=> " + response.asString()).isEqualTo(200);
+                if (blocks == 1) {
+                    // The page's commit 1: sequences may have a gap after the latest commit (a failed write
+                    // of an earlier test drew a number), so the offset is taken from the commit made.
+                    base = Long.parseLong(SqlClient.JSON.readTree(response.asString()).get("commit").asString()) - 1;
+                }
                 continue;
             }
             Matcher url = URL.matcher(text);

@@ -45,7 +45,7 @@ class WebSocketAuthentication implements WebSocketGraphQlInterceptor {
                         "the connection_init credentials are not valid (unknown or revoked key, bad or expired token)"));
             }
         } else {
-            principal = session.getPrincipal().map(Credentials::of).blockOptional().orElseGet(Caller::current);
+            principal = session.getPrincipal().mapNotNull(Credentials::of).blockOptional().orElseGet(Caller::current);
             if (credentials.required() && (principal == null || principal == Caller.NOBODY)) {
                 return Mono.error(VersoException.user(ErrorCode.UNAUTHENTICATED, "credentials are required: "
                         + "an API key or bearer token on the handshake, or in the connection_init payload "
