@@ -57,12 +57,42 @@ public class Deriver {
     private final Catalog catalog;
     private final JdbcTemplate jdbc;
     private final Counter replayed;
+    private final Counter incremental;
+    private final Counter recomputed;
 
     public Deriver(Catalog catalog, JdbcTemplate jdbc, MeterRegistry meters) {
         this.catalog = catalog;
         this.jdbc = jdbc;
         this.replayed = Counter.builder("verso.derived.replayed.commits")
                 .description("Source commits applied to derived tables while building their history").register(meters);
+        this.incremental = Counter.builder("verso.derived.applied").tag("mode", "incremental")
+                .description("Source commits applied to a derived table by the source keys they changed")
+                .register(meters);
+        this.recomputed = Counter.builder("verso.derived.applied").tag("mode", "recompute")
+                .description("Source commits applied to a derived table by running its whole query").register(meters);
+    }
+
+    /** The definitions of one catalog version, shared by every request that runs at it. */
+    private record Cached(long version, List<DerivedDef> derived) {
+    }
+
+    private volatile Cached cached = new Cached(-1, List.of());
+
+    /**
+     * Every derived table as catalog {@code version} defines it (the version a writer read under the
+     * commit lock, so no DDL can change it meanwhile): read once per version, then from memory, so
+     * a write to a table that no derived table reads costs no query.
+     */
+    public List<DerivedDef> all(long version) {
+        Cached current = cached;
+        if (current.version() == version) {
+            return current.derived();
+        }
+        List<DerivedDef> loaded = all();
+        if (version > cached.version()) {
+            cached = new Cached(version, loaded);
+        }
+        return loaded;
     }
 
     /** Every derived table, in creation order (a derived table comes after those it reads). */
@@ -115,11 +145,14 @@ public class Deriver {
             throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a derived table's query cannot hold ? parameters",
                     create.query().pos());
         }
-        if (create.primaryKey().isEmpty()) {
-            throw VersoException.at(ErrorCode.PRIMARY_KEY_REQUIRED, "a derived table needs PRIMARY KEY (...): "
-                    + "the columns that identify a row of its query's result", create.pos());
-        }
         BoundSelect bound = ReadAnalyzer.query(create.query(), request, request.asOf(), 0);
+        boolean keyless = create.primaryKey().isEmpty();
+        if (keyless && Appending.of(create.query(), bound) == null) {
+            throw VersoException.at(ErrorCode.PRIMARY_KEY_REQUIRED, "a derived table without PRIMARY KEY is an "
+                    + "APPEND table, so its query must only ever add rows: a projection or filter of one APPEND "
+                    + "table (no GROUP BY, aggregate, DISTINCT, join, subquery, set operation or LIMIT); else give "
+                    + "PRIMARY KEY (...): the columns that identify a row of its query's result", create.pos());
+        }
         Set<String> sources = new LinkedHashSet<>();
         for (BoundRelation relation : bound.relations()) {
             if (relation.table().mode() == TableMode.UPSERT) {
@@ -147,8 +180,8 @@ public class Deriver {
             }
         }
         TableDef table = catalog.create(DdlAnalyzer.createTable(new Statement.CreateTable(create.name(), false,
-                columns, create.primaryKey(), List.of(), Statement.Mode.VERSIONED, Statement.Ordering.NONE,
-                create.pos()), request.commit()));
+                columns, create.primaryKey(), List.of(), keyless ? Statement.Mode.APPEND : Statement.Mode.VERSIONED,
+                Statement.Ordering.NONE, create.pos()), request.commit()));
         DdlCompiler.createTable(table).forEach(request::update);
         request.update(new SqlBuilder().sql("INSERT INTO verso.derived_tables (table_id, query, sources, "
                 + "created_commit) VALUES (").bind(table.id()).sql(", ").bind(create.text()).sql(", ")
@@ -179,12 +212,14 @@ public class Deriver {
             if (d.sources().stream().anyMatch(rebuilt::contains)) {
                 TableDef table = request.table(new Ident(d.name(), NOWHERE));
                 request.update(new SqlBuilder().sql("DELETE FROM ").table(table.currentTable()).build());
-                request.update(new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).build());
+                if (table.mode() == TableMode.VERSIONED) {
+                    request.update(new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).build());
+                }
                 build(d, request);
                 rebuilt.add(d.name());
                 changed.add(d.name());
             } else if (d.sources().stream().anyMatch(changed::contains)) {
-                long written = applyAt(d, request, null);
+                long written = applyAt(d, request, null, true);
                 if (written > 0) {
                     changed.add(d.name());
                     request.touch(d.name(), written);
@@ -199,14 +234,15 @@ public class Deriver {
         log.info("Derived table {}: building its history over {} earlier source commit(s)", d.name(), commits.size());
         int done = 0;
         for (long commit : commits) {
-            applyAt(d, request, commit);
+            // The first commit builds the whole state (the sources may have history before it that is gone).
+            applyAt(d, request, commit, done > 0);
             replayed.increment();
             if (++done % 100 == 0) {
                 log.info("Derived table {}: {} of {} source commits applied (through commit {})", d.name(), done,
                         commits.size(), commit);
             }
         }
-        long written = applyAt(d, request, null);
+        long written = applyAt(d, request, null, !commits.isEmpty());
         request.touch(d.name(), written);
         log.info("Derived table {}: built through commit {}", d.name(), request.commit());
     }
@@ -236,14 +272,28 @@ public class Deriver {
      * leaves the sources when null) and the derived table's current rows, as versions at that
      * commit. Returns the number of versions written.
      */
-    private long applyAt(DerivedDef d, DeriveContext request, Long asOf) {
+    private long applyAt(DerivedDef d, DeriveContext request, Long asOf, boolean byKeys) {
         TableDef table = request.table(new Ident(d.name(), NOWHERE));
+        if (table.mode() == TableMode.APPEND) {
+            return append(d, table, request, asOf == null ? request.commit() : asOf);
+        }
         Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        Query plain = query;
         if (asOf != null) {
             query = new Query(query.with(), query.body(), query.orderBy(), new AsOf.AtCommit(asOf, query.pos()),
                     query.limit(), query.offset(), query.pos());
         }
         BoundSelect bound = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        // Where the query allows, only the keys the source commit changed are recomputed and compared.
+        Locality.Restriction only = null;
+        if (byKeys) {
+            Locality locality = Locality.of(plain, bound, table);
+            only = locality == null ? null : locality.affected(request, asOf == null ? request.commit() : asOf);
+        }
+        (only == null ? recomputed : incremental).increment();
+        if (only != null && only.nothing()) {
+            return 0;
+        }
         List<ColumnDef> columns = table.columns();
         if (bound.columns().size() != columns.size()) {
             throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has "
@@ -279,8 +329,20 @@ public class Deriver {
         for (int i = 0; i < columns.size(); i++) {
             b.sql(i > 0 ? ", " : "").ident("c" + i);
         }
-        b.sql(")) AS ").ident("q").sql(" FULL JOIN ");
-        RelationCompiler.current(b, table);
+        b.sql(")");
+        if (only != null) {
+            only.where(b, "q0", i -> "c" + columns.indexOf(table.keyColumns().get(i)));
+        }
+        b.sql(") AS ").ident("q").sql(" FULL JOIN ");
+        if (only == null) {
+            RelationCompiler.current(b, table);
+        } else {
+            b.sql("(SELECT * FROM ");
+            RelationCompiler.current(b, table);
+            b.sql(" AS ").ident("d0");
+            only.where(b, "d0", i -> table.keyColumns().get(i).name());
+            b.sql(")");
+        }
         b.sql(" AS ").ident("d").sql(" ON ");
         for (int k = 0; k < keys.size(); k++) {
             b.sql(k > 0 ? " AND " : "").qualified("q", "c" + columns.indexOf(keys.get(k))).sql(" = ")
@@ -331,6 +393,45 @@ public class Deriver {
                     NOWHERE), commit);
         }
         return versions;
+    }
+
+    /**
+     * A keyless derived table (APPEND): the query's rows over the source rows appended at
+     * {@code commit}, appended at that commit. Its query is a projection or filter of one APPEND
+     * table ({@link Appending}), so those are exactly the rows the commit adds to its result.
+     */
+    private long append(DerivedDef d, TableDef table, DeriveContext request, long commit) {
+        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        BoundSelect plain = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        Appending appending = Appending.of(query, plain);
+        if (appending == null) {
+            throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has no PRIMARY KEY "
+                    + "but its query no longer only adds rows: a source changed under it; drop and create it again");
+        }
+        BoundSelect bound = ReadAnalyzer.query(appending.at(commit), request, request.asOf(), 0);
+        List<ColumnDef> columns = table.columns();
+        if (bound.columns().size() != columns.size()) {
+            throw VersoException.user(ErrorCode.INVALID_DEFINITION, "derived table " + d.name() + " has "
+                    + columns.size() + " columns but its query now returns " + bound.columns().size()
+                    + ": a source changed under it; drop and create it again");
+        }
+        SqlBuilder b = new SqlBuilder().sql("INSERT INTO ").table(table.currentTable()).sql(" (");
+        for (ColumnDef column : columns) {
+            b.ident(column.physical()).sql(", ");
+        }
+        b.ident("_commit").sql(", ").ident("_pos").sql(") SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql("CAST(").qualified("q", "c" + i).sql(" AS ").sql(columns.get(i).type().sql()).sql("), ");
+        }
+        b.bind(commit).sql(", CAST(row_number() OVER () AS integer) FROM (");
+        SelectCompiler.emit(b, bound, List.of());
+        b.sql(") AS ").ident("q").sql("(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident("c" + i);
+        }
+        b.sql(")");
+        incremental.increment();
+        return request.update(b.build());
     }
 
     private static long write(DeriveContext request, List<io.verso.analyze.GroupBatch> batches, long commit) {

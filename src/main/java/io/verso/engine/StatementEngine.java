@@ -203,6 +203,9 @@ public class StatementEngine {
         private boolean rolledBack;
         /** Derived table definitions, read once per writing request (null until needed). */
         private List<DerivedDef> derived;
+        /** The catalog version a writer saw under the commit lock, and whether it has run DDL since. */
+        private long writerCatalogVersion = -1;
+        private boolean ranDdl;
         private final Set<String> erased = new HashSet<>();
         private final Set<String> derivedCreated = new HashSet<>();
         private boolean readPast;
@@ -249,14 +252,17 @@ public class StatementEngine {
                 // whose clocks disagree.
                 Object[] drawn = sql.query(new SqlBuilder().sql("SELECT nextval('verso.commit_seq'), greatest(")
                         .sql("clock_timestamp(), (SELECT max(committed_at) FROM verso.commits)), ")
-                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits)").build(), rs -> {
+                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits), ")
+                        // The catalog version, for the derived-table definitions cached per version (derived()).
+                        .sql("(SELECT version FROM verso.catalog_version)").build(), rs -> {
                             rs.next();
                             return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
-                                rs.getLong(3)};
+                                rs.getLong(3), rs.getLong(4)};
                         });
                 commit = (Long) drawn[0];
                 commitTime = ((java.time.OffsetDateTime) drawn[1]).toInstant();
                 latest = (Long) drawn[2];
+                writerCatalogVersion = (Long) drawn[3];
             } else {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
@@ -411,9 +417,13 @@ public class StatementEngine {
             });
         }
 
+        /**
+         * The derived tables: shared per catalog version (no query when cached), read afresh once this
+         * request has run DDL, whose changes no other request may see yet.
+         */
         private List<DerivedDef> derived() {
             if (derived == null) {
-                derived = deriver.all();
+                derived = ranDdl || writerCatalogVersion < 0 ? deriver.all() : deriver.all(writerCatalogVersion);
             }
             return derived;
         }
@@ -480,6 +490,11 @@ public class StatementEngine {
             }
             if (writes) {
                 guardDerived(statement);
+                if (!(statement instanceof Statement.InsertRows || statement instanceof Statement.Update
+                        || statement instanceof Statement.Delete)) {
+                    ranDdl = true;
+                    derived = null;
+                }
             }
             if (statement instanceof Statement.Erase e) {
                 erased.add(e.table().name());

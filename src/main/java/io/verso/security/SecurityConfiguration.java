@@ -51,6 +51,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 @EnableConfigurationProperties(SecurityProperties.class)
 class SecurityConfiguration {
 
+    /** spring.graphql.websocket.path (application.yml). */
+    static final String GRAPHQL_WEBSOCKET_PATH = "/graphql-ws";
+
     static final String EMBEDDED_SOURCE = io.verso.config.EmbeddedPostgresEnvironment.SOURCE;
 
     @Bean
@@ -92,6 +95,9 @@ class SecurityConfiguration {
         boolean graphiql = environment.getProperty("verso.security.graphiql", Boolean.class, false);
         http.authorizeHttpRequests(a -> {
             a.requestMatchers(HttpMethod.OPTIONS, "/**").permitAll();
+            // The async dispatch that ends a stream (SSE) belongs to a request already authorized; it carries
+            // no security context of its own, and refusing it only logs an error on a committed response.
+            a.dispatcherTypeMatchers(jakarta.servlet.DispatcherType.ASYNC).permitAll();
             a.requestMatchers("/error", "/actuator/health", "/actuator/health/liveness",
                     "/actuator/health/readiness").permitAll();
             // The console's pages and bundled assets hold no data: they load, then sign in (docs/console.md).
@@ -102,6 +108,10 @@ class SecurityConfiguration {
             } else {
                 a.requestMatchers(HttpMethod.GET, "/graphiql", "/graphiql/**").permitAll();
             }
+            // The GraphQL WebSocket handshake: a browser cannot send credentials on it, so they may come in the
+            // connection_init message instead; the session is closed unless one of the two authenticates it
+            // (io.verso.api.graphql.WebSocketAuthentication). Credentials on the handshake are checked as usual.
+            a.requestMatchers(HttpMethod.GET, GRAPHQL_WEBSOCKET_PATH).permitAll();
             a.requestMatchers("/actuator/**", "/v1/commits", "/v1/commits/**", "/v1/admin/**")
                     .hasAuthority(VersoAuthentication.ADMIN_AUTHORITY);
             a.anyRequest().authenticated();

@@ -66,6 +66,38 @@ class DerivedTablesTests extends IntegrationTest {
     }
 
     @Test
+    void aKeylessDerivedTableAppendsTheQueryOverEachCommitsAppendedRows() {
+        String src = table("src");
+        String d = table("d");
+        String dd = table("dd");
+        sql.write("CREATE TABLE " + src + " (k INT, amt INT) APPEND");
+        long first = sql.write("INSERT INTO " + src + " VALUES (1, 5), (2, 1), (1, 9)");
+        String query = "SELECT k, amt * 2 AS twice FROM " + src + " WHERE amt > 3";
+        sql.write("CREATE DERIVED TABLE " + d + " AS " + query);
+        sql.write("CREATE DERIVED TABLE " + dd + " AS SELECT twice FROM " + d + " WHERE k = 1");
+        sql.write("INSERT INTO " + src + " VALUES (1, 5), (3, 7)");
+        sql.write("INSERT INTO " + src + " VALUES (3, 2)");
+        long last = sql.write("INSERT INTO " + src + " VALUES (1, 4)");
+        for (long n = first; n <= last; n++) {
+            assertThat(sorted(sql.rows("SELECT * FROM " + d + " AS OF COMMIT ?", n))).as("as of " + n)
+                    .isEqualTo(sorted(sql.rows(query + " AS OF COMMIT " + n)));
+        }
+        assertThat(sorted(sql.rows("SELECT * FROM " + dd))).containsExactly("10", "10", "18", "8");
+        assertThat(sql.rows("SELECT DISTINCT _op FROM changes(" + d + ")")).containsExactly(List.of("insert"));
+        sql.fails(400, "DERIVED_TABLE_READ_ONLY", "INSERT INTO " + d + " VALUES (1, 2)");
+        // A result that can lose or change rows needs a key.
+        sql.fails(400, "PRIMARY_KEY_REQUIRED", "CREATE DERIVED TABLE " + table("x") + " AS SELECT k, count(*) AS n FROM "
+                + src + " GROUP BY k");
+        String versioned = table("v");
+        sql.write("CREATE TABLE " + versioned + " (k INT PRIMARY KEY, v INT) VERSIONED");
+        sql.fails(400, "PRIMARY_KEY_REQUIRED", "CREATE DERIVED TABLE " + table("x") + " AS SELECT k, v FROM " + versioned);
+    }
+
+    private static List<String> sorted(List<List<String>> rows) {
+        return rows.stream().map(r -> String.join("|", r)).sorted().toList();
+    }
+
+    @Test
     void theQueryMayNotReadAtACommitOrTheClock() {
         String src = table("src");
         sql.write("CREATE TABLE " + src + " (k INT PRIMARY KEY, v INT) VERSIONED");

@@ -19,9 +19,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Side-by-side figures for derived tables and feeds, in one run: ingest into a source alone, with
- * one and with three derived tables; feed replay throughput; end-to-end lag of the live stream.
- * Runs only with {@code -Dverso.feed-bench=true} (sizes: {@code -Dverso.feed-bench.batches},
- * {@code .rows}); prints its report.
+ * one and with three derived tables (the first two kept by the keys each commit changes, the third
+ * recomputed); feed replay throughput; end-to-end lag of the live stream. Runs only with
+ * {@code -Dverso.feed-bench=true} (sizes: {@code -Dverso.feed-bench.batches}, {@code .rows}); prints
+ * its report and writes it to {@code -Dverso.feed-bench.report} if given. bench/feeds.sh runs it.
  */
 class FeedBenchmark extends IntegrationTest {
 
@@ -99,7 +100,29 @@ class FeedBenchmark extends IntegrationTest {
                 pct(fromSend, 50), pct(fromSend, 99)));
         report.append(String.format("stream lag, receipt -> event received: p50 %.1f ms, p99 %.1f ms%n",
                 pct(fromAck, 50), pct(fromAck, 99)));
+        // The same through the GraphQL subscription (WebSocket, graphql-ws).
+        List<Double> graphql = new ArrayList<>();
+        try (io.verso.support.GraphqlSocket socket = io.verso.support.GraphqlSocket.open(port,
+                java.util.Map.of(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY),
+                java.util.Map.of())) {
+            socket.next();
+            socket.subscribe("lag", live, sql.latestCommit());
+            Thread.sleep(500);
+            for (int i = 0; i < 100; i++) {
+                long commit = sql.write("UPSERT INTO " + live + " VALUES (?, ?)", i % 10, 1000 + i);
+                long acked = System.nanoTime();
+                JsonNode event = socket.data("lag", live);
+                assertThat(event.get("commit").asString()).isEqualTo(Long.toString(commit));
+                graphql.add(Math.max(0, System.nanoTime() - acked) / 1e6);
+            }
+        }
+        report.append(String.format("GraphQL subscription lag, receipt -> event received: p50 %.1f ms, p99 %.1f ms%n",
+                pct(graphql, 50), pct(graphql, 99)));
         System.out.println(report);
+        String file = System.getProperty("verso.feed-bench.report");
+        if (file != null) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(file), report.toString());
+        }
     }
 
     private double ingest(String s, int batches, int rows, Random random) {

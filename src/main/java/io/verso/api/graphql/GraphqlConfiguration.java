@@ -33,7 +33,8 @@ class GraphqlConfiguration {
     @Bean
     GraphQlSource graphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
                                 GraphqlProperties properties, ObjectProvider<DataFetcherExceptionResolver> resolvers,
-                                ObjectProvider<Instrumentation> instrumentations, AccessControl access) {
+                                ObjectProvider<Instrumentation> instrumentations, AccessControl access,
+                                FeedSubscriptions subscriptions) {
         RefreshingGraphQlSource.Audience audience = new RefreshingGraphQlSource.Audience() {
             @Override
             public String key() {
@@ -48,7 +49,8 @@ class GraphqlConfiguration {
             }
         };
         return new RefreshingGraphQlSource(jdbc, transactions, catalog, properties,
-                resolvers.orderedStream().toList(), instrumentations.orderedStream().toList(), audience);
+                resolvers.orderedStream().toList(), instrumentations.orderedStream().toList(), audience,
+                subscriptions);
     }
 
     /** One loader for every field: all jobs dispatched together become one engine call. */

@@ -41,6 +41,9 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private static final Logger log = LoggerFactory.getLogger(RefreshingGraphQlSource.class);
 
     private static final String FINGERPRINT = "SELECT CAST(version AS text) FROM verso.catalog_version";
+    /** Derived tables: written only from their sources' commits, so they get no mutations. */
+    private static final String DERIVED = "SELECT t.name FROM verso.derived_tables d JOIN verso.user_tables t"
+            + " ON t.id = d.table_id";
 
     private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema) {
     }
@@ -56,11 +59,14 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private final ConcurrentMap<String, Built> narrowed = new ConcurrentHashMap<>();
     private final Audience audience;
     private final ConcurrentMap<String, CompletableFuture<Built>> building = new ConcurrentHashMap<>();
+    private final FeedSubscriptions subscriptions;
 
     RefreshingGraphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
                             GraphqlProperties properties, List<DataFetcherExceptionResolver> resolvers,
-                            List<Instrumentation> instrumentations, Audience audience) {
+                            List<Instrumentation> instrumentations, Audience audience,
+                            FeedSubscriptions subscriptions) {
         this.audience = audience;
+        this.subscriptions = subscriptions;
         this.jdbc = jdbc;
         this.snapshot = new TransactionTemplate(transactions);
         snapshot.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
@@ -140,11 +146,11 @@ final class RefreshingGraphQlSource implements GraphQlSource {
 
     private Built build() {
         long start = System.nanoTime();
-        record Snapshot(String fingerprint, List<TableDef> tables) {
+        record Snapshot(String fingerprint, List<TableDef> tables, java.util.Set<String> derived) {
         }
-        Snapshot read = snapshot.execute(status ->
-                new Snapshot(jdbc.queryForObject(FINGERPRINT, String.class), audience.visible(catalog.all())));
-        SchemaFactory factory = new SchemaFactory(properties);
+        Snapshot read = snapshot.execute(status -> new Snapshot(jdbc.queryForObject(FINGERPRINT, String.class),
+                audience.visible(catalog.all()), java.util.Set.copyOf(jdbc.queryForList(DERIVED, String.class))));
+        SchemaFactory factory = new SchemaFactory(properties, read.derived(), subscriptions);
         GraphQLSchema schema = factory.build(read.tables());
         if (!factory.skipped().isEmpty()) {
             log.warn("tables left out of the GraphQL schema: {}", factory.skipped());
@@ -155,6 +161,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         all.add(new CommitExtension());
         GraphQlSource source = GraphQlSource.builder(schema)
                 .exceptionResolvers(resolvers)
+                .subscriptionExceptionResolvers(List.of(subscriptions))
                 .instrumentation(all)
                 // Mutation fields run like query fields, so graphql-java dispatches them to the batch
                 // loader together and they become one engine call: one commit, all or nothing, applied

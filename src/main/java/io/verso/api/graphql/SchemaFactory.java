@@ -50,6 +50,8 @@ import org.dataloader.DataLoader;
  *          t_history(&lt;key columns&gt;, group, asOfCommit, limit, offset): [t_version!]   (VERSIONED)
  *          t_aggregate(where, asOfCommit): t_aggregate
  * Mutation upsert_t(rows, group): t_receipt  insert_t(rows): t_receipt  delete_t(keys, at): t_receipt
+ *          (none for derived tables: only their sources' commits write them)
+ * Subscription t_changes(after): t_commit_changes   (VERSIONED and APPEND tables: the change feed, one event per commit)
  * </pre>
  * Root fields are nullable, so one failing field leaves the others' data in the response.
  * asOfCommit is offered only where the dialect allows AS OF (not on UPSERT tables). A new instance
@@ -59,7 +61,7 @@ final class SchemaFactory {
 
     static final String LOADER = "verso";
 
-    private static final Set<String> SHARED_TYPES = Set.of("Query", "Mutation", "PageInfo", "SortDirection",
+    private static final Set<String> SHARED_TYPES = Set.of("Query", "Mutation", "Subscription", "PageInfo", "SortDirection",
             "NullsOrder", "String", "Int", "Float", "Boolean", "ID");
 
     private final GraphqlProperties properties;
@@ -68,9 +70,18 @@ final class SchemaFactory {
     private final Set<String> takenFields = new HashSet<>();
     private final Map<String, GraphQLInputObjectType> comparisons = new LinkedHashMap<>();
     private final List<String> skipped = new ArrayList<>();
+    private final Set<String> derived;
+    private final FeedSubscriptions subscriptions;
 
     SchemaFactory(GraphqlProperties properties) {
+        this(properties, Set.of(), null);
+    }
+
+    /** {@code derived}: the derived tables (read-only); {@code subscriptions}: the change feeds, or null for none. */
+    SchemaFactory(GraphqlProperties properties, Set<String> derived, FeedSubscriptions subscriptions) {
         this.properties = properties;
+        this.derived = derived;
+        this.subscriptions = subscriptions;
         VersoScalars.ALL.forEach(s -> takenTypes.add(s.getName()));
         for (GraphQLScalarType s : List.of(GraphQLInt, Scalars.GraphQLFloat, GraphQLString, GraphQLBoolean,
                 VersoScalars.BIG_INT, VersoScalars.NUMERIC, VersoScalars.DATE, VersoScalars.TIMESTAMP,
@@ -96,7 +107,11 @@ final class SchemaFactory {
                 .description("The commit this response's reads are served at."));
         code.dataFetcher(FieldCoordinates.coordinates("Query", "_commit"),
                 (DataFetcher<?>) env -> load(env, new CommitJob(RequestState.of(env.getGraphQlContext()))));
+        GraphQLObjectType.Builder subscription = GraphQLObjectType.newObject().name("Subscription")
+                .description("Change feeds: one event per commit that changed the table, from after the commit "
+                        + "given (0: from the beginning), then live. The same changes as GET /v1/tables/{t}/changes.");
         boolean anyMutation = false;
+        boolean anySubscription = false;
         for (TableDef def : tables) {
             TableShape table = TableShape.of(def);
             if (table == null) {
@@ -115,13 +130,17 @@ final class SchemaFactory {
             takenTypes.addAll(types);
             takenFields.addAll(fields);
             addTable(table, query, mutation);
-            anyMutation = true;
+            anyMutation |= !derived.contains(def.name());
+            anySubscription |= addSubscription(table, subscription);
         }
         GraphQLSchema.Builder schema = GraphQLSchema.newSchema().query(query.build())
                 .additionalType(pageInfo()).additionalType(sortDirection()).additionalType(nullsOrder());
         comparisons.values().forEach(schema::additionalType);
         if (anyMutation) {
             schema.mutation(mutation.build());
+        }
+        if (anySubscription) {
+            schema.subscription(subscription.build());
         }
         return schema.codeRegistry(code.build()).build();
     }
@@ -130,13 +149,13 @@ final class SchemaFactory {
         String n = t.name();
         return List.of(n, n + "_version", n + "_page", n + "_where", n + "_order_by", n + "_column", n + "_aggregate",
                 n + "_min", n + "_max", n + "_sum", n + "_avg", n + "_input", n + "_key", n + "_at", n + "_group",
-                n + "_receipt", n + "_outcome");
+                n + "_receipt", n + "_outcome", n + "_commit_changes", n + "_change");
     }
 
     private static List<String> fieldNames(TableShape t) {
         String n = t.name();
         return List.of("Query." + n, "Query." + n + "_by_key", "Query." + n + "_history", "Query." + n + "_aggregate",
-                "Mutation.upsert_" + n, "Mutation.insert_" + n, "Mutation.delete_" + n);
+                "Mutation.upsert_" + n, "Mutation.insert_" + n, "Mutation.delete_" + n, "Subscription." + n + "_changes");
     }
 
     // ---- shared types ----------------------------------------------------------------------
@@ -250,7 +269,44 @@ final class SchemaFactory {
         code.dataFetcher(FieldCoordinates.coordinates("Query", n + "_aggregate"), (DataFetcher<?>) env ->
                 load(env, new ReadJobs.AggregateJob(state(env), t, env.getArgument("where"), asOf(env), asOfTime(env))));
 
-        addMutations(t, mutation, groupEnum);
+        if (!derived.contains(n)) {
+            addMutations(t, mutation, groupEnum);
+        }
+    }
+
+    /** {@code t_changes(after)}: the table's change feed, for tables that have one. */
+    private boolean addSubscription(TableShape t, GraphQLObjectType.Builder subscription) {
+        if (subscriptions == null || (t.mode() != io.verso.catalog.TableMode.VERSIONED
+                && t.mode() != io.verso.catalog.TableMode.APPEND)) {
+            return false;
+        }
+        String n = t.name();
+        GraphQLObjectType change = GraphQLObjectType.newObject().name(n + "_change")
+                .description("One change of a current row of " + n + ", as the REST feed gives it.")
+                .field(newFieldDefinition().name("commit").type(nonNull(VersoScalars.COMMIT_SEQ)))
+                .field(newFieldDefinition().name("op").type(nonNull(GraphQLString))
+                        .description("insert, update or delete"))
+                .field(newFieldDefinition().name("key").type(nonNull(VersoScalars.JSON_TYPE))
+                        .description("The key columns (every column of an APPEND table)."))
+                .field(newFieldDefinition().name("row").type(VersoScalars.JSON_TYPE)
+                        .description("The row after the change; null after a delete."))
+                .field(newFieldDefinition().name("before").type(VersoScalars.JSON_TYPE)
+                        .description("The row before the change; null for an insert."))
+                .build();
+        GraphQLObjectType event = GraphQLObjectType.newObject().name(n + "_commit_changes")
+                .description("The changes one commit made to " + n + ".")
+                .field(newFieldDefinition().name("commit").type(nonNull(VersoScalars.COMMIT_SEQ))
+                        .description("Resume after it (argument after) to lose and repeat nothing."))
+                .field(newFieldDefinition().name("changes").type(nonNull(list(nonNull(change)))))
+                .build();
+        subscription.field(newFieldDefinition().name(n + "_changes").type(nonNull(event))
+                .description("Every change of " + n + " after commit `after` (default 0), one event per commit, "
+                        + "then each new commit as it becomes visible.")
+                .argument(arg("after", VersoScalars.BIG_INT).description("The commit to resume after: 0 (the "
+                        + "default) replays from the beginning; the last event's commit loses and repeats nothing.")));
+        code.dataFetcher(FieldCoordinates.coordinates("Subscription", n + "_changes"),
+                (DataFetcher<?>) env -> subscriptions.subscribe(env, n));
+        return true;
     }
 
     private GraphQLObjectType rowType(TableShape t, boolean version) {

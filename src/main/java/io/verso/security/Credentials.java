@@ -1,0 +1,87 @@
+package io.verso.security;
+
+import java.util.Optional;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Credentials presented outside an HTTP header, as a WebSocket client's {@code connection_init}
+ * payload carries them (browsers cannot set headers on a WebSocket handshake): an API key, or a
+ * bearer token (a JWT, or an API key given as bearer). The same checks as the HTTP filters.
+ */
+@Component
+public class Credentials {
+
+    private final ApiKeys keys;
+    private final SecurityProperties properties;
+    private final ResourceLoader resources;
+    private final boolean on;
+    private volatile JwtDecoder decoder;
+
+    Credentials(ApiKeys keys, SecurityProperties properties, ResourceLoader resources,
+                ConfigurableEnvironment environment) {
+        this.keys = keys;
+        this.properties = properties;
+        this.resources = resources;
+        this.on = SecurityConfiguration.resolveOn(properties, environment);
+    }
+
+    /** Whether callers must authenticate (security mode on). */
+    public boolean required() {
+        return on;
+    }
+
+    /**
+     * The caller an API key or an {@code Authorization} value ({@code Bearer <token>}) names; empty
+     * when neither is given or they are not valid (unknown or revoked key, bad or expired token).
+     */
+    public Optional<VersoPrincipal> authenticate(String apiKey, String authorization) {
+        if (!on) {
+            return Optional.of(VersoPrincipal.SYSTEM);
+        }
+        if (apiKey != null && !apiKey.isBlank()) {
+            return keys.authenticate(apiKey.strip());
+        }
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return Optional.empty();
+        }
+        String token = authorization.substring(7).strip();
+        if (token.startsWith(ApiKeys.PREFIX) || token.equals(properties.adminApiKey())) {
+            return keys.authenticate(token);
+        }
+        if (!properties.jwt().configured() || token.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(((VersoAuthentication) new JwtPrincipals(properties).convert(decoder().decode(token)))
+                    .getPrincipal());
+        } catch (JwtException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** A security context for {@code principal}, for work that runs outside the HTTP filters (WebSocket messages). */
+    public static org.springframework.security.core.context.SecurityContext context(VersoPrincipal principal) {
+        var context = org.springframework.security.core.context.SecurityContextHolder.createEmptyContext();
+        context.setAuthentication(new VersoAuthentication(principal, null));
+        return context;
+    }
+
+    /** The principal of an authentication the HTTP filters made, or null. */
+    public static VersoPrincipal of(Object authentication) {
+        return authentication instanceof org.springframework.security.core.Authentication a
+                && a.getPrincipal() instanceof VersoPrincipal p ? p : null;
+    }
+
+    private JwtDecoder decoder() {
+        JwtDecoder d = decoder;
+        if (d == null) {
+            d = SecurityConfiguration.jwtDecoder(properties, resources);
+            decoder = d;
+        }
+        return d;
+    }
+}
