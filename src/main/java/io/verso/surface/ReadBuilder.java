@@ -5,6 +5,7 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Expr;
@@ -31,10 +32,35 @@ public final class ReadBuilder {
     public static final List<String> HISTORY_ORDER = List.of("_commit", "_group");
 
     private final List<Object> params = new ArrayList<>();
+    private final List<Origin> origins = new ArrayList<>();
 
     /** The values the statements built so far bind, in placeholder order. */
     public List<Object> params() {
         return params;
+    }
+
+    /**
+     * A position for nodes built from {@code origin}, remembered in order, so a caller that built
+     * several parts into one request can tell which part an error's origin belongs to ({@link #originsMade}).
+     */
+    public Pos at(Origin origin) {
+        origins.add(origin);
+        return Pos.of(origin);
+    }
+
+    /** How many origins {@link #at} handed out so far. */
+    public int originsMade() {
+        return origins.size();
+    }
+
+    /** The place of {@code origin} (this very object) among the origins handed out, or -1. */
+    public int originIndex(Origin origin) {
+        for (int i = 0; i < origins.size(); i++) {
+            if (origins.get(i) == origin) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A {@code ?} bound to {@code value}. */
