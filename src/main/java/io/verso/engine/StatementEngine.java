@@ -420,38 +420,15 @@ public class StatementEngine {
 
         /** Users write sources; derived tables are written by the engine only, and outlive no source. */
         private void guardDerived(Statement statement) {
-            Ident written = null;
-            if (statement instanceof Statement.InsertRows i) {
-                written = i.table();
-            } else if (statement instanceof Statement.Update u) {
-                written = u.table();
-            } else if (statement instanceof Statement.Delete d) {
-                written = d.table();
-            } else if (statement instanceof Statement.Erase e) {
-                written = e.table();
-            } else if (statement instanceof Statement.AddColumn a) {
-                written = a.table();
-            } else if (statement instanceof Statement.DropColumn d) {
-                written = d.table();
-            } else if (statement instanceof Statement.RenameColumn r) {
-                written = r.table();
-            } else if (statement instanceof Statement.ChangeOrdering c) {
-                written = c.table();
+            Ident target = statement.target();
+            if (target == null) {
+                return;
             }
-            if (written != null) {
-                String what = statement instanceof Statement.InsertRows i ? (i.upsert() ? "UPSERT" : "INSERT")
-                        : statement instanceof Statement.Update ? "UPDATE" : statement instanceof Statement.Delete
-                        ? "DELETE" : statement instanceof Statement.Erase ? "ERASE" : "ALTER TABLE";
-                deriver.refuseWrite(derived(), written, what);
+            if (statement.writeVerb() != null) {
+                deriver.refuseWrite(derived(), target, statement.writeVerb());
             }
-            if (statement instanceof Statement.DropTable d) {
-                deriver.refuseDependency(derived(), d.name(), "DROP TABLE");
-            } else if (statement instanceof Statement.RenameTable r) {
-                deriver.refuseDependency(derived(), r.table(), "RENAME of");
-            } else if (statement instanceof Statement.DropColumn d) {
-                deriver.refuseDependency(derived(), d.table(), "DROP COLUMN of");
-            } else if (statement instanceof Statement.RenameColumn r) {
-                deriver.refuseDependency(derived(), r.table(), "RENAME COLUMN of");
+            if (statement.dependencyVerb() != null) {
+                deriver.refuseDependency(derived(), target, statement.dependencyVerb());
             }
         }
 
