@@ -468,20 +468,6 @@ public class StatementEngine {
                         new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
                         new Column("applied_through", "BIGINT")), deriver.show(asOf.latestCommit()), null);
             }
-            Ident periodColumn = statement instanceof Statement.DropColumn d ? d.column()
-                    : statement instanceof Statement.RenameColumn r ? r.from()
-                    : statement instanceof Statement.AddColumn add ? add.column().name() : null;
-            if (periodColumn != null) {
-                TableDef altered = table(statement instanceof Statement.DropColumn d ? d.table()
-                        : statement instanceof Statement.RenameColumn r ? r.table() : ((Statement.AddColumn) statement).table());
-                if (altered.systemVersioned() && altered.period().names(periodColumn.name())) {
-                    throw VersoException.at(statement instanceof Statement.AddColumn ? ErrorCode.DUPLICATE_NAME
-                            : ErrorCode.PERIOD_COLUMN_ALTER, "column '" + periodColumn.name() + "' of " + altered.name()
-                            + " is a period column of system versioning" + (statement instanceof Statement.AddColumn
-                            ? "" : ": it cannot be dropped or renamed (DROP SYSTEM VERSIONING removes the period)"),
-                            periodColumn.pos());
-                }
-            }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);
             }
