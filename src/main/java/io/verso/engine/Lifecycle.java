@@ -7,7 +7,6 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.IndexDef;
 import io.verso.catalog.TableDef;
 import io.verso.compile.LifecycleCompiler;
-import io.verso.compile.SqlBuilder;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Statement;
@@ -80,8 +79,7 @@ final class Lifecycle {
         ColumnDef column = added.column();
         // The DEFAULT as PostgreSQL quotes it: the one value LifecycleCompiler writes into DDL.
         String quotedDefault = column.defaultValue() == null ? null
-                : sql.texts(new SqlBuilder().sql("SELECT quote_literal(CAST(").bind(column.defaultValue())
-                        .sql(" AS text))").build()).get(0)[0];
+                : sql.texts(LifecycleCompiler.quoteLiteral(column.defaultValue())).get(0)[0];
         TableDef altered = catalog.update(added.altered());
         LifecycleCompiler.addColumn(altered, column, quotedDefault).forEach(sql::update);
         return changed("ALTER TABLE", altered, request, null);
@@ -171,8 +169,7 @@ final class Lifecycle {
         String interval = retention.interval();
         if (interval != null) {
             // Validated and normalised by PostgreSQL itself (a bind, then read back as text).
-            interval = sql.texts(new SqlBuilder().sql("SELECT CAST(CAST(").bind(interval)
-                    .sql(" AS interval) AS text)").build()).get(0)[0];
+            interval = sql.texts(LifecycleCompiler.normaliseInterval(interval)).get(0)[0];
             LifecycleAnalyzer.checkRetentionInterval(retention, interval);
         }
         return changed("ALTER TABLE", catalog.update(table.withRetention(retention.commits(), interval)), request, null);
@@ -189,11 +186,8 @@ final class Lifecycle {
         for (var statement : LifecycleCompiler.erase(table, values)) {
             removed += sql.update(statement);
         }
-        sql.update(new SqlBuilder().sql("INSERT INTO verso.erasures (commit_seq, table_name, keys, actor) VALUES (")
-                .bind(request.commit()).sql(", ").bind(table.name()).sql(", CAST(")
-                .bind(JSON.writeValueAsString(recorded)).sql(" AS jsonb), ").bind(request.actor()).sql(")")
-                .sql(" ON CONFLICT (commit_seq, table_name) DO UPDATE SET keys = verso.erasures.keys || EXCLUDED.keys")
-                .build());
+        sql.update(LifecycleCompiler.recordErasure(request.commit(), table.name(), JSON.writeValueAsString(recorded),
+                request.actor()));
         // Erased keys change answers AS OF earlier commits: a new catalog version tells replicas'
         // readers to wait for it (io.verso.replica).
         catalog.historyRewritten();
