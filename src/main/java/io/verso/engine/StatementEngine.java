@@ -669,35 +669,12 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "the query returns " + bound.columns().size()
                         + " columns for " + named.size() + " columns of " + table.name(), statement.query().pos());
             }
-            SqlBuilder b = new SqlBuilder().sql("SELECT ");
-            for (int i = 0; i < named.size(); i++) {
-                ColumnDef column = table.column(named.get(i).name()).orElseThrow();
-                b.sql(i > 0 ? ", " : "").sql("CAST(CAST(").qualified("q", "c" + i).sql(" AS ")
-                        .sql(column.type().sql()).sql(") AS text)");
-            }
-            b.sql(" FROM (");
-            SelectCompiler.emit(b, bound, params);
-            b.sql(") AS ").ident("q").sql("(");
-            for (int i = 0; i < named.size(); i++) {
-                b.sql(i > 0 ? ", " : "").ident("c" + i);
-            }
-            b.sql(")");
-            if (statement.query().orderBy().isEmpty()) {
-                List<Integer> keyOrdinals = new ArrayList<>();
-                for (ColumnDef key : table.keyColumns()) {
-                    for (int i = 0; i < named.size(); i++) {
-                        if (named.get(i).name().equals(key.name())) {
-                            keyOrdinals.add(i + 1);
-                        }
-                    }
-                }
-                for (int i = 0; i < keyOrdinals.size(); i++) {
-                    b.sql(i == 0 ? " ORDER BY " : ", ").number(keyOrdinals.get(i));
-                }
-            }
+            List<ColumnDef> columns = named.stream().map(n -> table.column(n.name()).orElseThrow()).toList();
+            CompiledSql queried = WriteCompiler.queriedRows(bound, table, columns, statement.query().orderBy().isEmpty(),
+                    params);
             List<RowInput> rows = new ArrayList<>();
             int r = 0;
-            for (String[] texts : sql.texts(b.build())) {
+            for (String[] texts : sql.texts(queried)) {
                 Map<String, Object> values = new LinkedHashMap<>();
                 for (int i = 0; i < named.size(); i++) {
                     values.put(named.get(i).name(), texts[i]);
