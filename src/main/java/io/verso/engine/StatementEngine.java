@@ -26,6 +26,7 @@ import io.verso.compile.DdlCompiler;
 import io.verso.compile.ExprCompiler;
 import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
+import io.verso.compile.TimeCompiler;
 import io.verso.compile.WriteCompiler;
 import io.verso.config.VersoProperties;
 import io.verso.derive.DeriveContext;
@@ -318,24 +319,11 @@ public class StatementEngine {
 
         /** The latest commit made at or before the time {@code value} names, 0 before the first commit. */
         private long commitAt(Expr value, long latestCommit) {
-            refuseColumns(value);
-            SqlBuilder b = new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
-                    .bind(latestCommit).sql(" AND committed_at <= CAST((");
-            new ExprCompiler(null, params, null).emit(b, value);
-            b.sql(") AS timestamptz)");
-            return sql.query(b.build(), rs -> {
+            AsOfResolver.requireConstant(value);
+            return sql.query(TimeCompiler.commitAtOrBefore(value, latestCommit, params), rs -> {
                 rs.next();
                 return rs.getLong(1);
             });
-        }
-
-        private void refuseColumns(Expr value) {
-            if (value instanceof Expr.ColumnRef || value instanceof Expr.Subquery || value instanceof Expr.Exists
-                    || value instanceof Expr.InSubquery || value instanceof Expr.Quantified) {
-                throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "AS OF TIMESTAMP takes a time: a literal, "
-                        + "a parameter or a constant expression", value.pos());
-            }
-            ReadAnalyzer.children(value).forEach(this::refuseColumns);
         }
 
         @Override
@@ -348,12 +336,9 @@ public class StatementEngine {
             return new AsOfResolver.Instants() {
                 @Override
                 public Instant at(Expr value) {
-                    refuseColumns(value);
-                    SqlBuilder b = new SqlBuilder().sql("SELECT CAST((");
-                    new ExprCompiler(null, params, null).emit(b, value);
-                    b.sql(") AS timestamptz)");
+                    AsOfResolver.requireConstant(value);
                     try {
-                        java.time.OffsetDateTime t = sql.query(b.build(), rs -> {
+                        java.time.OffsetDateTime t = sql.query(TimeCompiler.instant(value, params), rs -> {
                             rs.next();
                             return rs.getObject(1, java.time.OffsetDateTime.class);
                         });
@@ -371,10 +356,7 @@ public class StatementEngine {
 
                 @Override
                 public long commitAt(Instant t, boolean strict, long latestCommit) {
-                    // Commit times are UTC wall times in period columns: compare them as such.
-                    return sql.query(new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
-                            .bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
-                            .sql(" CAST(").bind(t.toString()).sql(" AS timestamptz)").build(), rs -> {
+                    return sql.query(TimeCompiler.commitAt(t, strict, latestCommit), rs -> {
                                 rs.next();
                                 return rs.getLong(1);
                             });
