@@ -23,7 +23,6 @@ import io.verso.commits.CommitRecord;
 import io.verso.commits.CommitRepository;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.DdlCompiler;
-import io.verso.compile.ExprCompiler;
 import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.compile.TimeCompiler;
