@@ -5,14 +5,12 @@ import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.RelationKind;
 import io.verso.analyze.Scope;
 import io.verso.analyze.SystemTables;
-import io.verso.analyze.Values;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.analyze.WriteAnalyzer.RowInput;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableDef.SystemPeriod;
-import io.verso.catalog.TableMode;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.ExprCompiler;
 import io.verso.compile.SystemCompiler;
@@ -23,8 +21,6 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,38 +51,15 @@ final class SystemVersioning {
     /** INSERT of listed rows, or of the rows of a query given as text ({@code queried} non-null). */
     StatementResult insert(Statement.InsertRows insert, TableDef table, RequestContext request, Instant commitTime,
                            Function<Statement.InsertRows, List<RowInput>> queried) {
-        if (insert.upsert() || insert.group() != null) {
-            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (insert.upsert() ? "UPSERT" : "ATTRIBUTE GROUP")
-                    + " does not apply to " + table.name() + ", a system-versioned table: use INSERT and UPDATE",
-                    insert.pos());
-        }
-        refusePeriodColumns(table, insert.columns());
+        SystemTables.checkInsert(insert, table);
         List<Ident> named = WriteAnalyzer.namedColumns(insert, table);
         List<RowInput> rows = insert.query() == null ? WriteAnalyzer.rows(insert, table, request.params())
                 : queried.apply(insert);
         if (rows.isEmpty()) {
             return StatementResult.Written.empty("INSERT", table.name());
         }
-        // Omitted columns take their DEFAULT (or NULL), as written in the catalog.
         List<ColumnDef> columns = table.columns();
-        List<String[]> texts = new ArrayList<>();
-        for (RowInput row : rows) {
-            String[] values = new String[columns.size()];
-            for (int i = 0; i < columns.size(); i++) {
-                ColumnDef column = columns.get(i);
-                boolean given = named.stream().anyMatch(n -> n.name().equals(column.name()));
-                Object value = given ? row.values().get(column.name()) : column.defaultValue();
-                values[i] = value == null ? null : given && insert.query() == null
-                        ? Values.toText(column, value, row.positions().get(column.name()), row.where())
-                        : value.toString();
-                if (values[i] == null && column.notNull()) {
-                    throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
-                            + table.name() + " is NOT NULL; " + row.where() + " gives it no value",
-                            row.positions().getOrDefault(column.name(), insert.pos()));
-                }
-            }
-            texts.add(values);
-        }
+        List<String[]> texts = SystemTables.insertRows(insert, table, named, rows);
         // Batches bounded by PostgreSQL's 65535 bind parameters.
         int perStatement = Math.max(1, 30_000 / (columns.size() + 2));
         for (int from = 0; from < texts.size(); from += perStatement) {
@@ -99,19 +72,7 @@ final class SystemVersioning {
     }
 
     StatementResult update(Statement.Update update, TableDef table, RequestContext request, Instant commitTime) {
-        Map<String, Expr> assigned = new LinkedHashMap<>();
-        for (Statement.Assignment a : update.assignments()) {
-            if (table.period() != null && table.period().names(a.column().name())) {
-                throw periodWrite(table, a.column());
-            }
-            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                    a.column().pos()));
-            if (assigned.put(column.name(), a.value()) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is assigned twice",
-                        a.column().pos());
-            }
-        }
+        Map<String, Expr> assigned = SystemTables.assignments(update, table);
         ExprCompiler exprs = scope(table, request, update.where(), assigned.values());
         long rows = sql.counts(SystemCompiler.update(table, table.name(), assigned, update.where(), exprs,
                 request.commit(), commitTime))[0];
@@ -120,10 +81,7 @@ final class SystemVersioning {
     }
 
     StatementResult delete(Statement.Delete delete, TableDef table, RequestContext request, Instant commitTime) {
-        if (!delete.at().isEmpty()) {
-            throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name()
-                    + ", a system-versioned table: its versions are ordered by commit", delete.pos());
-        }
+        SystemTables.checkDelete(delete, table);
         ExprCompiler exprs = scope(table, request, delete.where(), List.of());
         CompiledSql compiled = table.period() == null
                 ? SystemCompiler.deleteUnversioned(table, table.name(), delete.where(), exprs)
@@ -169,15 +127,7 @@ final class SystemVersioning {
      */
     StatementResult alter(Statement.AlterSystemVersioning alter, TableDef table, RequestContext request,
                           Instant commitTime) {
-        if (table.mode() != TableMode.SYSTEM) {
-            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is a "
-                    + table.mode() + " table: " + (alter.add() ? "ADD" : "DROP") + " SYSTEM VERSIONING applies to "
-                    + "tables created WITH SYSTEM VERSIONING", alter.pos());
-        }
-        if (alter.add() == table.systemVersioned()) {
-            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + (alter.add()
-                    ? " is already system-versioned" : " is not system-versioned"), alter.pos());
-        }
+        SystemTables.checkAlter(alter, table);
         TableDef altered;
         if (alter.add()) {
             sql.update(SystemCompiler.startVersions(table, request.commit(), commitTime));
@@ -189,19 +139,5 @@ final class SystemVersioning {
         request.catalogChanged();
         request.touch(table.name(), 0);
         return new StatementResult.Changed("ALTER TABLE", altered.name(), true, null);
-    }
-
-    private static void refusePeriodColumns(TableDef table, List<Ident> columns) {
-        for (Ident column : columns) {
-            if (table.period() != null && table.period().names(column.name())) {
-                throw periodWrite(table, column);
-            }
-        }
-    }
-
-    private static VersoException periodWrite(TableDef table, Ident column) {
-        return VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + column + "' of " + table.name()
-                + " is a period column of system versioning: its value is the commit time, never written",
-                column.pos());
     }
 }
