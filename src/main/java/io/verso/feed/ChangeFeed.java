@@ -50,10 +50,8 @@ public class ChangeFeed {
             throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "after must be 0 or a commit, not " + after,
                     "after");
         }
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and " + MAX_LIMIT
-                    + ", not " + limit, "limit");
-        }
+        // The resource layer's page-size rule and code; a feed page may be larger than a page of rows.
+        ReadBuilder.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, Pos.pointer("limit"));
         TableDef table = catalog.find(tableName).orElseThrow(() -> VersoException.user(ErrorCode.UNKNOWN_TABLE,
                 "unknown table '" + tableName + "'"));
         if (after < table.horizon()) {

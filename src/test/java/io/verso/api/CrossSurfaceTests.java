@@ -126,6 +126,9 @@ class CrossSurfaceTests extends IntegrationTest {
         assertThat(graphqlCode("{ " + t + "(limit: 0) { nodes { k } } }")).isEqualTo("INVALID_LIMIT");
         assertThat(graphqlCode("{ " + t + "(limit: 1001) { nodes { k } } }")).isEqualTo("INVALID_LIMIT");
         assertThat(graphqlCode("{ " + t + "_history(k: \"1\", limit: 0) { name } }")).isEqualTo("INVALID_LIMIT");
+        // The commit log and the change feed page by the same rule.
+        assertThat(restCode("GET", "/v1/commits?limit=0", null)).isEqualTo("INVALID_LIMIT");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/changes?after=0&limit=0", null)).isEqualTo("INVALID_LIMIT");
     }
 
     @Test
