@@ -186,7 +186,7 @@ public class TableService {
 
     /**
      * A type from the definition, checked against the dialect's types and re-spelt from the
-     * catalog's own enum, so nothing the client typed reaches the statement text.
+     * catalog's own enum, so the syntax tree holds the dialect's spelling, not the client's.
      */
     static ColumnType type(String text, String pointer) {
         Matcher m = TYPE.matcher(text);
