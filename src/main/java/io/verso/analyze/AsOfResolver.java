@@ -184,4 +184,14 @@ public final class AsOfResolver {
     private static String describe(Object value) {
         return value == null ? "NULL" : value instanceof String s ? "'" + s + "'" : value.toString();
     }
+
+    /** AS OF TIMESTAMP and FOR SYSTEM_TIME take a constant time: no column, no subquery (INVALID_EXPRESSION). */
+    public static void requireConstant(Expr value) {
+        if (value instanceof Expr.ColumnRef || value instanceof Expr.Subquery || value instanceof Expr.Exists
+                || value instanceof Expr.InSubquery || value instanceof Expr.Quantified) {
+            throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "AS OF TIMESTAMP takes a time: a literal, "
+                    + "a parameter or a constant expression", value.pos());
+        }
+        ReadAnalyzer.children(value).forEach(AsOfResolver::requireConstant);
+    }
 }

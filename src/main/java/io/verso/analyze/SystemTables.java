@@ -8,6 +8,7 @@ import io.verso.catalog.TableDef.SystemPeriod;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
 import io.verso.sql.ast.Statement.ColumnDefinition;
@@ -161,5 +162,125 @@ public final class SystemTables {
             throw VersoException.at(ErrorCode.INVALID_DEFINITION, "period column '" + column
                     + "' cannot be part of a key: it changes with every version", column.pos());
         }
+    }
+
+    // ---- writes and ALTER of a system-versioned table --------------------------------------------
+
+    /** INSERT only (no UPSERT, no ATTRIBUTE GROUP), and never into a period column. */
+    public static void checkInsert(Statement.InsertRows insert, TableDef table) {
+        if (insert.upsert() || insert.group() != null) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (insert.upsert() ? "UPSERT" : "ATTRIBUTE GROUP")
+                    + " does not apply to " + table.name() + ", a system-versioned table: use INSERT and UPDATE",
+                    insert.pos());
+        }
+        for (Ident column : insert.columns()) {
+            if (table.period() != null && table.period().names(column.name())) {
+                throw periodWrite(table, column);
+            }
+        }
+    }
+
+    /**
+     * The rows to insert as text per column of the table, in table order: a named column takes the
+     * row's value (checked against its type when it was listed, already cast when a query gave it), an
+     * omitted one its DEFAULT or NULL; a NOT NULL column left without a value is refused.
+     */
+    public static List<String[]> insertRows(Statement.InsertRows insert, TableDef table, List<Ident> named,
+                                            List<WriteAnalyzer.RowInput> rows) {
+        List<ColumnDef> columns = table.columns();
+        List<String[]> texts = new ArrayList<>();
+        for (WriteAnalyzer.RowInput row : rows) {
+            String[] values = new String[columns.size()];
+            for (int i = 0; i < columns.size(); i++) {
+                ColumnDef column = columns.get(i);
+                boolean given = named.stream().anyMatch(n -> n.name().equals(column.name()));
+                Object value = given ? row.values().get(column.name()) : column.defaultValue();
+                values[i] = value == null ? null : given && insert.query() == null
+                        ? Values.toText(column, value, row.positions().get(column.name()), row.where())
+                        : value.toString();
+                if (values[i] == null && column.notNull()) {
+                    throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
+                            + table.name() + " is NOT NULL; " + row.where() + " gives it no value",
+                            row.positions().getOrDefault(column.name(), insert.pos()));
+                }
+            }
+            texts.add(values);
+        }
+        return texts;
+    }
+
+    /** An UPDATE's assignments by column name: known columns, each once, never a period column. */
+    public static Map<String, Expr> assignments(Statement.Update update, TableDef table) {
+        Map<String, Expr> assigned = new LinkedHashMap<>();
+        for (Statement.Assignment a : update.assignments()) {
+            if (table.period() != null && table.period().names(a.column().name())) {
+                throw periodWrite(table, a.column());
+            }
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
+                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
+                    a.column().pos()));
+            if (assigned.put(column.name(), a.value()) != null) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is assigned twice",
+                        a.column().pos());
+            }
+        }
+        return assigned;
+    }
+
+    /** A DELETE of a system-versioned table takes no AT: its versions are ordered by commit. */
+    public static void checkDelete(Statement.Delete delete, TableDef table) {
+        if (!delete.at().isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name()
+                    + ", a system-versioned table: its versions are ordered by commit", delete.pos());
+        }
+    }
+
+    /** ADD / DROP SYSTEM VERSIONING applies to tables created WITH SYSTEM VERSIONING, in the other state. */
+    public static void checkAlter(Statement.AlterSystemVersioning alter, TableDef table) {
+        if (table.mode() != TableMode.SYSTEM) {
+            checkConversion(alter, table);
+            return;
+        }
+        if (alter.add() == table.systemVersioned()) {
+            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + (alter.add()
+                    ? " is already system-versioned" : " is not system-versioned"), alter.pos());
+        }
+    }
+
+    /**
+     * ADD SYSTEM VERSIONING of a plain table, as MariaDB does it: an UPSERT table (its key becomes the
+     * primary key) or an APPEND table (rows keep a hidden identity). A VERSIONED table keeps its own
+     * history and is refused, as is a table whose rows are ordered (VALID BY / REVISION BY, attribute
+     * groups): system versioning orders by commit only.
+     */
+    private static void checkConversion(Statement.AlterSystemVersioning alter, TableDef table) {
+        if (!alter.add()) {
+            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + " is not system-versioned ("
+                    + table.mode() + ")", alter.pos());
+        }
+        if (table.mode() == TableMode.VERSIONED) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is VERSIONED: it "
+                    + "keeps every version already, and FOR SYSTEM_TIME AS OF reads it as AS OF TIMESTAMP", alter.pos());
+        }
+        boolean ordered = table.groups().size() > 1 || table.groups().stream().anyMatch(g -> !g.orderingColumns()
+                .isEmpty());
+        if (ordered) {
+            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " orders its rows by "
+                    + "VALID BY / REVISION BY or attribute groups; a system-versioned table orders versions by "
+                    + "commit only", alter.pos());
+        }
+        TableDef.SystemPeriod period = TableDef.SystemPeriod.implicitColumns();
+        for (String implicit : List.of(period.start(), period.end())) {
+            if (table.column(implicit).isPresent()) {
+                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " has a column '"
+                        + implicit + "', the name of an implicit period column of system versioning", alter.pos());
+            }
+        }
+    }
+
+    private static VersoException periodWrite(TableDef table, Ident column) {
+        return VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + column + "' of " + table.name()
+                + " is a period column of system versioning: its value is the commit time, never written",
+                column.pos());
     }
 }

@@ -156,4 +156,22 @@ public final class LifecycleCompiler {
         }
         return statements;
     }
+
+    /** PostgreSQL's own quoting of a checked DEFAULT's text, the form {@link #addColumn} inlines. */
+    public static CompiledSql quoteLiteral(String value) {
+        return new SqlBuilder().sql("SELECT quote_literal(CAST(").bind(value).sql(" AS text))").build();
+    }
+
+    /** A retention interval validated and normalised by PostgreSQL itself, read back as text. */
+    public static CompiledSql normaliseInterval(String interval) {
+        return new SqlBuilder().sql("SELECT CAST(CAST(").bind(interval).sql(" AS interval) AS text)").build();
+    }
+
+    /** Records the keys an ERASE removed ({@code keysJson}, a JSON array) in the erasure log, one row per commit and table. */
+    public static CompiledSql recordErasure(long commit, String table, String keysJson, String actor) {
+        return new SqlBuilder().sql("INSERT INTO verso.erasures (commit_seq, table_name, keys, actor) VALUES (")
+                .bind(commit).sql(", ").bind(table).sql(", CAST(").bind(keysJson).sql(" AS jsonb), ").bind(actor)
+                .sql(")").sql(" ON CONFLICT (commit_seq, table_name) DO UPDATE SET keys = verso.erasures.keys || EXCLUDED.keys")
+                .build();
+    }
 }

@@ -1,6 +1,7 @@
 package io.verso.compile;
 
 import io.verso.analyze.BoundChange;
+import io.verso.analyze.BoundSelect;
 import io.verso.analyze.GroupBatch;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
@@ -236,5 +237,37 @@ public final class WriteCompiler {
             b.sql(" WHERE ");
             exprs.emit(b, where);
         }
+    }
+
+    /**
+     * The rows of INSERT/UPSERT ... query, as text per target column: each value cast to its
+     * column's type as an INSERT would, in the query's own order, else ({@code byKey}) ordered by the
+     * target's key columns among {@code columns}, so the write is deterministic.
+     */
+    public static CompiledSql queriedRows(BoundSelect bound, TableDef table, List<ColumnDef> columns, boolean byKey,
+                                          List<Object> params) {
+        SqlBuilder b = new SqlBuilder().sql("SELECT ");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("CAST(CAST(").qualified("q", "c" + i).sql(" AS ")
+                    .sql(columns.get(i).type().sql()).sql(") AS text)");
+        }
+        b.sql(" FROM (");
+        SelectCompiler.emit(b, bound, params);
+        b.sql(") AS ").ident("q").sql("(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident("c" + i);
+        }
+        b.sql(")");
+        if (byKey) {
+            int n = 0;
+            for (ColumnDef key : table.keyColumns()) {
+                for (int i = 0; i < columns.size(); i++) {
+                    if (columns.get(i).name().equals(key.name())) {
+                        b.sql(n++ == 0 ? " ORDER BY " : ", ").number(i + 1);
+                    }
+                }
+            }
+        }
+        return b.build();
     }
 }

@@ -23,9 +23,9 @@ import io.verso.commits.CommitRecord;
 import io.verso.commits.CommitRepository;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.DdlCompiler;
-import io.verso.compile.ExprCompiler;
 import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
+import io.verso.compile.TimeCompiler;
 import io.verso.compile.WriteCompiler;
 import io.verso.config.VersoProperties;
 import io.verso.derive.DeriveContext;
@@ -324,24 +324,11 @@ public class StatementEngine {
 
         /** The latest commit made at or before the time {@code value} names, 0 before the first commit. */
         private long commitAt(Expr value, long latestCommit) {
-            refuseColumns(value);
-            SqlBuilder b = new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
-                    .bind(latestCommit).sql(" AND committed_at <= CAST((");
-            new ExprCompiler(null, params, null).emit(b, value);
-            b.sql(") AS timestamptz)");
-            return sql.query(b.build(), rs -> {
+            AsOfResolver.requireConstant(value);
+            return sql.query(TimeCompiler.commitAtOrBefore(value, latestCommit, params), rs -> {
                 rs.next();
                 return rs.getLong(1);
             });
-        }
-
-        private void refuseColumns(Expr value) {
-            if (value instanceof Expr.ColumnRef || value instanceof Expr.Subquery || value instanceof Expr.Exists
-                    || value instanceof Expr.InSubquery || value instanceof Expr.Quantified) {
-                throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "AS OF TIMESTAMP takes a time: a literal, "
-                        + "a parameter or a constant expression", value.pos());
-            }
-            ReadAnalyzer.children(value).forEach(this::refuseColumns);
         }
 
         @Override
@@ -354,12 +341,9 @@ public class StatementEngine {
             return new AsOfResolver.Instants() {
                 @Override
                 public Instant at(Expr value) {
-                    refuseColumns(value);
-                    SqlBuilder b = new SqlBuilder().sql("SELECT CAST((");
-                    new ExprCompiler(null, params, null).emit(b, value);
-                    b.sql(") AS timestamptz)");
+                    AsOfResolver.requireConstant(value);
                     try {
-                        java.time.OffsetDateTime t = sql.query(b.build(), rs -> {
+                        java.time.OffsetDateTime t = sql.query(TimeCompiler.instant(value, params), rs -> {
                             rs.next();
                             return rs.getObject(1, java.time.OffsetDateTime.class);
                         });
@@ -377,10 +361,7 @@ public class StatementEngine {
 
                 @Override
                 public long commitAt(Instant t, boolean strict, long latestCommit) {
-                    // Commit times are UTC wall times in period columns: compare them as such.
-                    return sql.query(new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
-                            .bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
-                            .sql(" CAST(").bind(t.toString()).sql(" AS timestamptz)").build(), rs -> {
+                    return sql.query(TimeCompiler.commitAt(t, strict, latestCommit), rs -> {
                                 rs.next();
                                 return rs.getLong(1);
                             });
@@ -430,42 +411,15 @@ public class StatementEngine {
 
         /** Users write sources; derived tables are written by the engine only, and outlive no source. */
         private void guardDerived(Statement statement) {
-            Ident written = null;
-            if (statement instanceof Statement.InsertRows i) {
-                written = i.table();
-            } else if (statement instanceof Statement.Update u) {
-                written = u.table();
-            } else if (statement instanceof Statement.Delete d) {
-                written = d.table();
-            } else if (statement instanceof Statement.Erase e) {
-                written = e.table();
-            } else if (statement instanceof Statement.AddColumn a) {
-                written = a.table();
-            } else if (statement instanceof Statement.DropColumn d) {
-                written = d.table();
-            } else if (statement instanceof Statement.RenameColumn r) {
-                written = r.table();
-            } else if (statement instanceof Statement.ChangeOrdering c) {
-                written = c.table();
-            } else if (statement instanceof Statement.AlterSystemVersioning a) {
-                written = a.table();
+            Ident target = statement.target();
+            if (target == null) {
+                return;
             }
-            if (written != null) {
-                String what = statement instanceof Statement.InsertRows i ? (i.upsert() ? "UPSERT" : "INSERT")
-                        : statement instanceof Statement.Update ? "UPDATE" : statement instanceof Statement.Delete
-                        ? "DELETE" : statement instanceof Statement.Erase ? "ERASE" : "ALTER TABLE";
-                deriver.refuseWrite(derived(), written, what);
+            if (statement.writeVerb() != null) {
+                deriver.refuseWrite(derived(), target, statement.writeVerb());
             }
-            if (statement instanceof Statement.DropTable d) {
-                deriver.refuseDependency(derived(), d.name(), "DROP TABLE");
-            } else if (statement instanceof Statement.RenameTable r) {
-                deriver.refuseDependency(derived(), r.table(), "RENAME of");
-            } else if (statement instanceof Statement.DropColumn d) {
-                deriver.refuseDependency(derived(), d.table(), "DROP COLUMN of");
-            } else if (statement instanceof Statement.RenameColumn r) {
-                deriver.refuseDependency(derived(), r.table(), "RENAME COLUMN of");
-            } else if (statement instanceof Statement.AlterSystemVersioning a) {
-                deriver.refuseDependency(derived(), a.table(), "SYSTEM VERSIONING of");
+            if (statement.dependencyVerb() != null) {
+                deriver.refuseDependency(derived(), target, statement.dependencyVerb());
             }
         }
 
@@ -509,20 +463,6 @@ public class StatementEngine {
                 return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
                         new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
                         new Column("applied_through", "BIGINT")), deriver.show(asOf.latestCommit()), null);
-            }
-            Ident periodColumn = statement instanceof Statement.DropColumn d ? d.column()
-                    : statement instanceof Statement.RenameColumn r ? r.from()
-                    : statement instanceof Statement.AddColumn add ? add.column().name() : null;
-            if (periodColumn != null) {
-                TableDef altered = table(statement instanceof Statement.DropColumn d ? d.table()
-                        : statement instanceof Statement.RenameColumn r ? r.table() : ((Statement.AddColumn) statement).table());
-                if (altered.systemVersioned() && altered.period().names(periodColumn.name())) {
-                    throw VersoException.at(statement instanceof Statement.AddColumn ? ErrorCode.DUPLICATE_NAME
-                            : ErrorCode.PERIOD_COLUMN_ALTER, "column '" + periodColumn.name() + "' of " + altered.name()
-                            + " is a period column of system versioning" + (statement instanceof Statement.AddColumn
-                            ? "" : ": it cannot be dropped or renamed (DROP SYSTEM VERSIONING removes the period)"),
-                            periodColumn.pos());
-                }
             }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);
@@ -742,35 +682,12 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "the query returns " + bound.columns().size()
                         + " columns for " + named.size() + " columns of " + table.name(), statement.query().pos());
             }
-            SqlBuilder b = new SqlBuilder().sql("SELECT ");
-            for (int i = 0; i < named.size(); i++) {
-                ColumnDef column = table.column(named.get(i).name()).orElseThrow();
-                b.sql(i > 0 ? ", " : "").sql("CAST(CAST(").qualified("q", "c" + i).sql(" AS ")
-                        .sql(column.type().sql()).sql(") AS text)");
-            }
-            b.sql(" FROM (");
-            SelectCompiler.emit(b, bound, params);
-            b.sql(") AS ").ident("q").sql("(");
-            for (int i = 0; i < named.size(); i++) {
-                b.sql(i > 0 ? ", " : "").ident("c" + i);
-            }
-            b.sql(")");
-            if (statement.query().orderBy().isEmpty()) {
-                List<Integer> keyOrdinals = new ArrayList<>();
-                for (ColumnDef key : table.keyColumns()) {
-                    for (int i = 0; i < named.size(); i++) {
-                        if (named.get(i).name().equals(key.name())) {
-                            keyOrdinals.add(i + 1);
-                        }
-                    }
-                }
-                for (int i = 0; i < keyOrdinals.size(); i++) {
-                    b.sql(i == 0 ? " ORDER BY " : ", ").number(keyOrdinals.get(i));
-                }
-            }
+            List<ColumnDef> columns = named.stream().map(n -> table.column(n.name()).orElseThrow()).toList();
+            CompiledSql queried = WriteCompiler.queriedRows(bound, table, columns, statement.query().orderBy().isEmpty(),
+                    params);
             List<RowInput> rows = new ArrayList<>();
             int r = 0;
-            for (String[] texts : sql.texts(b.build())) {
+            for (String[] texts : sql.texts(queried)) {
                 Map<String, Object> values = new LinkedHashMap<>();
                 for (int i = 0; i < named.size(); i++) {
                     values.put(named.get(i).name(), texts[i]);

@@ -6,7 +6,6 @@ import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.RelationKind;
 import io.verso.analyze.Scope;
 import io.verso.analyze.SystemTables;
-import io.verso.analyze.Values;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.analyze.WriteAnalyzer.RowInput;
 import io.verso.catalog.Catalog;
@@ -25,8 +24,6 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,38 +55,15 @@ final class SystemVersioning {
     /** INSERT of listed rows, or of the rows of a query given as text ({@code queried} non-null). */
     StatementResult insert(Statement.InsertRows insert, TableDef table, RequestContext request, Instant commitTime,
                            Function<Statement.InsertRows, List<RowInput>> queried) {
-        if (insert.upsert() || insert.group() != null) {
-            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (insert.upsert() ? "UPSERT" : "ATTRIBUTE GROUP")
-                    + " does not apply to " + table.name() + ", a system-versioned table: use INSERT and UPDATE",
-                    insert.pos());
-        }
-        refusePeriodColumns(table, insert.columns());
+        SystemTables.checkInsert(insert, table);
         List<Ident> named = WriteAnalyzer.namedColumns(insert, table);
         List<RowInput> rows = insert.query() == null ? WriteAnalyzer.rows(insert, table, request.params())
                 : queried.apply(insert);
         if (rows.isEmpty()) {
             return StatementResult.Written.empty("INSERT", table.name());
         }
-        // Omitted columns take their DEFAULT (or NULL), as written in the catalog.
         List<ColumnDef> columns = table.columns();
-        List<String[]> texts = new ArrayList<>();
-        for (RowInput row : rows) {
-            String[] values = new String[columns.size()];
-            for (int i = 0; i < columns.size(); i++) {
-                ColumnDef column = columns.get(i);
-                boolean given = named.stream().anyMatch(n -> n.name().equals(column.name()));
-                Object value = given ? row.values().get(column.name()) : column.defaultValue();
-                values[i] = value == null ? null : given && insert.query() == null
-                        ? Values.toText(column, value, row.positions().get(column.name()), row.where())
-                        : value.toString();
-                if (values[i] == null && column.notNull()) {
-                    throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
-                            + table.name() + " is NOT NULL; " + row.where() + " gives it no value",
-                            row.positions().getOrDefault(column.name(), insert.pos()));
-                }
-            }
-            texts.add(values);
-        }
+        List<String[]> texts = SystemTables.insertRows(insert, table, named, rows);
         // Batches bounded by PostgreSQL's 65535 bind parameters.
         int perStatement = Math.max(1, 30_000 / (columns.size() + 2));
         for (int from = 0; from < texts.size(); from += perStatement) {
@@ -103,19 +77,7 @@ final class SystemVersioning {
     }
 
     StatementResult update(Statement.Update update, TableDef table, RequestContext request, Instant commitTime) {
-        Map<String, Expr> assigned = new LinkedHashMap<>();
-        for (Statement.Assignment a : update.assignments()) {
-            if (table.period() != null && table.period().names(a.column().name())) {
-                throw periodWrite(table, a.column());
-            }
-            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                    a.column().pos()));
-            if (assigned.put(column.name(), a.value()) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is assigned twice",
-                        a.column().pos());
-            }
-        }
+        Map<String, Expr> assigned = SystemTables.assignments(update, table);
         ExprCompiler exprs = scope(table, request, update.where(), assigned.values());
         long rows = sql.counts(SystemCompiler.update(table, table.name(), assigned, update.where(), exprs,
                 request.commit(), commitTime))[0];
@@ -125,10 +87,7 @@ final class SystemVersioning {
     }
 
     StatementResult delete(Statement.Delete delete, TableDef table, RequestContext request, Instant commitTime) {
-        if (!delete.at().isEmpty()) {
-            throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name()
-                    + ", a system-versioned table: its versions are ordered by commit", delete.pos());
-        }
+        SystemTables.checkDelete(delete, table);
         ExprCompiler exprs = scope(table, request, delete.where(), List.of());
         CompiledSql compiled = table.period() == null
                 ? SystemCompiler.deleteUnversioned(table, table.name(), delete.where(), exprs)
@@ -174,12 +133,9 @@ final class SystemVersioning {
      */
     StatementResult alter(Statement.AlterSystemVersioning alter, TableDef table, RequestContext request,
                           Instant commitTime) {
+        SystemTables.checkAlter(alter, table);
         if (table.mode() != TableMode.SYSTEM) {
-            return convert(alter, table, request, commitTime);
-        }
-        if (alter.add() == table.systemVersioned()) {
-            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + (alter.add()
-                    ? " is already system-versioned" : " is not system-versioned"), alter.pos());
+            return convert(table, request, commitTime);
         }
         TableDef altered;
         if (alter.add()) {
@@ -199,32 +155,10 @@ final class SystemVersioning {
      * primary key) or an APPEND table (rows keep a hidden identity) becomes a system-versioned table whose
      * rows start at this commit. A VERSIONED table keeps its own history and is refused, as is a table
      * whose rows are ordered (VALID BY / REVISION BY, attribute groups): system versioning orders by
-     * commit only.
+     * commit only ({@link SystemTables#checkAlter} refuses those).
      */
-    private StatementResult convert(Statement.AlterSystemVersioning alter, TableDef table, RequestContext request,
-                                    Instant commitTime) {
-        if (!alter.add()) {
-            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + " is not system-versioned ("
-                    + table.mode() + ")", alter.pos());
-        }
-        if (table.mode() == TableMode.VERSIONED) {
-            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " is VERSIONED: it "
-                    + "keeps every version already, and FOR SYSTEM_TIME AS OF reads it as AS OF TIMESTAMP", alter.pos());
-        }
-        boolean ordered = table.groups().size() > 1 || table.groups().stream().anyMatch(g -> !g.orderingColumns()
-                .isEmpty());
-        if (ordered) {
-            throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name() + " orders its rows by "
-                    + "VALID BY / REVISION BY or attribute groups; a system-versioned table orders versions by "
-                    + "commit only", alter.pos());
-        }
+    private StatementResult convert(TableDef table, RequestContext request, Instant commitTime) {
         SystemPeriod period = SystemPeriod.implicitColumns();
-        for (String implicit : List.of(period.start(), period.end())) {
-            if (table.column(implicit).isPresent()) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " has a column '"
-                        + implicit + "', the name of an implicit period column of system versioning", alter.pos());
-            }
-        }
         List<ColumnDef> columns = table.columns().stream().map(c -> new ColumnDef(c.name(), c.physical(), c.type(),
                 c.notNull() || c.isKey(), c.defaultValue(), c.keyPosition(), 0)).toList();
         TableDef converted = new TableDef(table.id(), table.name(), TableMode.SYSTEM, columns,
@@ -238,19 +172,5 @@ final class SystemVersioning {
         request.catalogChanged();
         request.touch(table.name(), 0);
         return new StatementResult.Changed("ALTER TABLE", altered.name(), true, null);
-    }
-
-    private static void refusePeriodColumns(TableDef table, List<Ident> columns) {
-        for (Ident column : columns) {
-            if (table.period() != null && table.period().names(column.name())) {
-                throw periodWrite(table, column);
-            }
-        }
-    }
-
-    private static VersoException periodWrite(TableDef table, Ident column) {
-        return VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + column + "' of " + table.name()
-                + " is a period column of system versioning: its value is the commit time, never written",
-                column.pos());
     }
 }

@@ -1,7 +1,6 @@
 package io.verso.feed;
 
 import io.verso.catalog.Catalog;
-import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
@@ -9,10 +8,11 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
-import io.verso.sql.Dialect;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Pos;
+import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import io.verso.sql.SqlParser;
 import java.util.List;
 import java.util.Map;
 import org.springframework.stereotype.Service;
@@ -50,10 +50,8 @@ public class ChangeFeed {
             throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "after must be 0 or a commit, not " + after,
                     "after");
         }
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and " + MAX_LIMIT
-                    + ", not " + limit, "limit");
-        }
+        // The resource layer's page-size rule and code; a feed page may be larger than a page of rows.
+        ReadBuilder.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, Pos.pointer("limit"));
         TableDef table = catalog.find(tableName).orElseThrow(() -> VersoException.user(ErrorCode.UNKNOWN_TABLE,
                 "unknown table '" + tableName + "'"));
         if (after < table.horizon()) {
@@ -62,18 +60,15 @@ public class ChangeFeed {
                     + " was deleted; read the table AS OF COMMIT " + table.horizon() + " and follow the feed after it",
                     "after");
         }
-        // Statement text over a validated, quoted name and bound values: the relation changes(t) is the one
-        // definition of what a change is, for statements and feeds alike.
-        StringBuilder order = new StringBuilder("_commit");
-        for (ColumnDef key : table.keyColumns()) {
-            order.append(", ").append(Dialect.quote(key.name()));
-        }
+        // The relation changes(t) is the one definition of what a change is, for statements and feeds alike;
+        // the read is the resource layer's, as for rows and history.
+        List<String> order = new ArrayList<>();
+        order.add("_commit");
+        table.keyColumns().forEach(c -> order.add(c.name()));
         if (table.mode() == TableMode.APPEND) {
-            table.columns().forEach(c -> order.append(", ").append(Dialect.quote(c.name())));
+            table.columns().forEach(c -> order.add(c.name()));
         }
-        String select = "SELECT * FROM changes(" + Dialect.quote(table.name()) + ") WHERE _commit > ? ";
-        ExecutionResult result = engine.execute(SqlParser.parse(select + "ORDER BY " + order + " LIMIT ?"),
-                List.<Object>of(after, limit + 1), null);
+        ExecutionResult result = read(table, Expr.BinaryOp.GT, after, order, (long) limit + 1);
         StatementResult.Rows rows = (StatementResult.Rows) result.results().get(0);
         List<Change> changes = changes(table, rows);
         boolean more = changes.size() > limit;
@@ -81,8 +76,7 @@ public class ChangeFeed {
             long last = changes.get(limit).commit();
             if (changes.get(0).commit() == last) {
                 // One commit larger than a page: served whole, read at the same snapshot's commit.
-                ExecutionResult whole = engine.execute(SqlParser.parse(select.replace("_commit > ?", "_commit = ?")
-                        + "ORDER BY " + order), List.<Object>of(last), null);
+                ExecutionResult whole = read(table, Expr.BinaryOp.EQ, last, order, null);
                 changes = changes(table, (StatementResult.Rows) whole.results().get(0));
             } else {
                 changes = changes.subList(0, limit).stream().filter(c -> c.commit() != last).toList();
@@ -90,6 +84,16 @@ public class ChangeFeed {
         }
         long next = more ? changes.get(changes.size() - 1).commit() : Math.max(after, result.readCommit());
         return new Page(table.name(), result.readCommit(), changes, next, more);
+    }
+
+    /** {@code SELECT * FROM changes(t) WHERE _commit op commit ORDER BY order [LIMIT limit]}. */
+    private ExecutionResult read(TableDef table, Expr.BinaryOp op, long commit, List<String> order, Long limit) {
+        ReadBuilder b = new ReadBuilder();
+        Pos at = Pos.pointer("after");
+        Pos tablePos = Pos.pointer("table");
+        Expr where = new Expr.Binary(op, ReadBuilder.column("_commit", at), b.param(commit, at), at);
+        return engine.execute(List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.CHANGES, tablePos,
+                where, ReadBuilder.orderByNames(order, tablePos), limit, null, null, tablePos)), b.params(), null);
     }
 
     private static List<Change> changes(TableDef table, StatementResult.Rows rows) {

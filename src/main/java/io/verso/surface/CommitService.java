@@ -41,11 +41,8 @@ public class CommitService {
 
     public CommitPage after(String afterText, Integer limitParam) {
         Long after = Commits.parse(afterText, "after");
-        int limit = limitParam == null ? 100 : limitParam;
-        if (limit < 1 || limit > ReadService.MAX_LIMIT) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and "
-                    + ReadService.MAX_LIMIT + ", not " + limit, "limit");
-        }
+        int limit = ReadBuilder.limit(limitParam, ReadBuilder.DEFAULT_LIMIT, ReadBuilder.MAX_LIMIT,
+                io.verso.sql.ast.Pos.pointer("limit"));
         // The latest commit first: every commit up to it is visible, so the page has no gaps it could fill later.
         long latest = commits.latest();
         List<CommitRecord> page = commits.findBySeqGreaterThanOrderBySeq(after == null ? 0 : after, Limit.of(limit))

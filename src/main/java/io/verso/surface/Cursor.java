@@ -2,6 +2,7 @@ package io.verso.surface;
 
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Pos;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -11,14 +12,20 @@ import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Where a listing stopped, opaque to clients (base64url of JSON): the commit the first page was
- * served at (null when the table keeps no history), the filters and order it was asked with, and
- * either the last row's values in that order (keyset, keyed tables) or the number of rows served
- * (APPEND tables, which have no key; stable because every page reads the same commit).
+ * Where a listing stopped, in the one cursor format of every surface, opaque to clients (base64url
+ * of JSON): the commit the first page was served at (null when the table keeps no history), the
+ * filters and order it was asked with (REST checks that a cursor is used with the same ones; GraphQL
+ * leaves them empty), and either the last row's values in that order (keyset) or the number of rows
+ * served (offset paging; stable because every page reads the same commit).
  */
-record Cursor(Long commit, List<String> filters, List<String> order, List<String> after, long offset) {
+public record Cursor(Long commit, List<String> filters, List<String> order, List<String> after, long offset) {
 
-    String encode() {
+    /** An offset cursor: {@code offset} rows of the listing read at {@code commit} were served. */
+    public static Cursor offset(Long commit, long offset) {
+        return new Cursor(commit, List.of(), List.of(), List.of(), offset);
+    }
+
+    public String encode() {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("c", commit);
         json.put("f", filters);
@@ -28,16 +35,21 @@ record Cursor(Long commit, List<String> filters, List<String> order, List<String
         return Base64.getUrlEncoder().withoutPadding().encodeToString(RequestJson.JSON.writeValueAsBytes(json));
     }
 
-    static Cursor decode(String text) {
+    /** The cursor {@code text} names, or INVALID_PARAMETER at {@code pos} when this service did not make it. */
+    public static Cursor decode(String text, Pos pos) {
         try {
             JsonNode json = RequestJson.JSON.readTree(new String(Base64.getUrlDecoder().decode(text),
                     StandardCharsets.UTF_8));
             JsonNode commit = json.get("c");
-            return new Cursor(commit == null || commit.isNull() ? null : commit.longValue(), strings(json.get("f")),
-                    strings(json.get("o")), strings(json.get("a")), json.get("n").longValue());
+            long offset = json.get("n").longValue();
+            Long at = commit == null || commit.isNull() ? null : commit.longValue();
+            if (offset < 0 || (at != null && at < 1)) {
+                throw new IllegalArgumentException("out of range");
+            }
+            return new Cursor(at, strings(json.get("f")), strings(json.get("o")), strings(json.get("a")), offset);
         } catch (RuntimeException e) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER,
-                    "cursor is not a cursor this service handed out", "cursor");
+            throw VersoException.at(ErrorCode.INVALID_PARAMETER, "cursor is not a cursor this service handed out",
+                    pos);
         }
     }
 

@@ -4,6 +4,7 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Pos;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,20 +12,30 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Row filters from query parameters, {@code column:op:value}, as dialect predicates. Each value
- * is checked against the column's type and bound as {@code CAST(? AS type)}.
+ * REST's row filters, {@code column:op:value} query parameters, as the one {@link Filter} tree of
+ * every surface. Values stay text here: {@link ReadBuilder} checks them against the column's type.
  */
 final class Filters {
 
-    private static final Map<String, String> COMPARISONS = Map.of(
-            "eq", " = ", "ne", " <> ", "lt", " < ", "le", " <= ", "gt", " > ", "ge", " >= ");
+    private static final Map<String, Filter.Op> OPS = Map.of("eq", Filter.Op.EQ, "ne", Filter.Op.NE,
+            "lt", Filter.Op.LT, "le", Filter.Op.LE, "gt", Filter.Op.GT, "ge", Filter.Op.GE);
 
     private Filters() {
     }
 
-    /** Appends {@code filter} (the index-th) as a parenthesised predicate. */
-    static void append(Script script, TableDef table, String filter, int index) {
+    /** Every filter parameter must hold: their conjunction. */
+    static Filter parse(TableDef table, List<String> filters) {
+        List<Filter> parts = new ArrayList<>();
+        for (int i = 0; i < filters.size(); i++) {
+            parts.add(parse(table, filters.get(i), i));
+        }
+        return new Filter.All(parts, Pos.pointer("filter"));
+    }
+
+    /** {@code filter}, the index-th filter parameter. */
+    static Filter parse(TableDef table, String filter, int index) {
         String pointer = "filter[" + index + "]";
+        Pos pos = Pos.pointer(pointer);
         int first = filter.indexOf(':');
         if (first <= 0) {
             throw bad(pointer, "filter '" + Commits.shorten(filter) + "' is not column:op:value");
@@ -35,25 +46,19 @@ final class Filters {
         String value = second < 0 ? null : filter.substring(second + 1);
         ColumnDef column = table.column(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_COLUMN,
                 "unknown column '" + name + "' in " + table.name(), pointer));
-        script.mark(pointer).sql("(").ident(column.name());
         switch (op) {
             case "isNull", "notNull" -> {
                 if (value != null) {
                     throw bad(pointer, op + " takes no value");
                 }
-                script.sql(op.equals("isNull") ? " IS NULL" : " IS NOT NULL");
+                return new Filter.Compare(column, op.equals("isNull") ? Filter.Op.IS_NULL : Filter.Op.NOT_NULL,
+                        List.of(), pos);
             }
             case "in" -> {
-                List<String> values = list(value, pointer);
-                script.sql(" IN (");
-                for (int i = 0; i < values.size(); i++) {
-                    script.sql(i == 0 ? "" : ", ");
-                    cast(script, column, values.get(i), pointer);
-                }
-                script.sql(")");
+                return new Filter.Compare(column, Filter.Op.IN, new ArrayList<>(list(value, pointer)), pos);
             }
             default -> {
-                String comparison = COMPARISONS.get(op);
+                Filter.Op comparison = OPS.get(op);
                 if (comparison == null) {
                     throw bad(pointer, "unknown filter operator '" + Commits.shorten(op)
                             + "': use eq, ne, lt, le, gt, ge, in, isNull or notNull");
@@ -61,16 +66,9 @@ final class Filters {
                 if (value == null) {
                     throw bad(pointer, op + " needs a value: column:" + op + ":value");
                 }
-                script.sql(comparison);
-                cast(script, column, value, pointer);
+                return new Filter.Compare(column, comparison, List.of(value), pos);
             }
         }
-        script.sql(")");
-    }
-
-    static void cast(Script script, ColumnDef column, String value, String pointer) {
-        script.sql("CAST(").param(JsonForms.param(column, value, pointer)).sql(" AS ")
-                .sql(JsonForms.comparisonType(column.type())).sql(")");
     }
 
     private static List<String> list(String value, String pointer) {

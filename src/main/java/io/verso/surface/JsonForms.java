@@ -28,7 +28,7 @@ final class JsonForms {
 
     /**
      * The same, for a value the engine checks itself: an item of UPSERT/INSERT VALUES, whose errors
-     * the engine reports at the item's position and {@link Script} maps back to {@code pointer}.
+     * the engine reports at the item's position, which is the JSON pointer it came from.
      * Checking it here too would validate every value of a batch twice.
      */
     static Object valuesItem(ColumnDef column, JsonNode value, String pointer) {

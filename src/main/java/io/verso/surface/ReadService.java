@@ -9,6 +9,9 @@ import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
 import io.verso.surface.Resources.KeyHistory;
 import io.verso.surface.Resources.RowChange;
 import io.verso.surface.Resources.RowPage;
@@ -30,7 +33,11 @@ import org.springframework.stereotype.Service;
 @Service
 public class ReadService {
 
-    public static final int MAX_LIMIT = 1000;
+    public static final int MAX_LIMIT = ReadBuilder.MAX_LIMIT;
+
+    private static final Pos TABLE = Pos.pointer("table");
+    private static final Pos AS_OF = Pos.pointer("asOfCommit");
+    private static final Pos AS_OF_TIME = Pos.pointer("asOfTime");
 
     private final Statements statements;
     private final Catalog catalog;
@@ -48,10 +55,11 @@ public class ReadService {
         Long asOf = asOf(asOfText, asOfTime);
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = keyedTable(tableName);
-        Script script = new Script().sql("SELECT * FROM ").mark("table").ident(table.name()).sql(" WHERE ");
-        whereKey(script, table, key);
-        asOf(script, asOf, asOfTime);
-        ExecutionResult result = statements.run(script, "key");
+        ReadBuilder b = new ReadBuilder();
+        Expr where = whereKey(b, table, key);
+        Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where,
+                List.of(), null, null, b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
+        ExecutionResult result = statements.run(List.of(select), b.params(), "key");
         List<Map<String, Object>> rows = rows(result, 0);
         if (rows.isEmpty()) {
             throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no row with key "
@@ -66,11 +74,8 @@ public class ReadService {
                         String cursorText, String asOfText, String asOfTime, String atLeastText) {
         filters = filters == null ? List.of() : filters;
         order = order == null ? List.of() : order;
-        int limit = limitParam == null ? 100 : limitParam;
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "limit must be between 1 and " + MAX_LIMIT
-                    + ", not " + limit, "limit");
-        }
+        int limit = ReadBuilder.limit(limitParam, ReadBuilder.DEFAULT_LIMIT, ReadBuilder.MAX_LIMIT,
+                Pos.pointer("limit"));
         Long asOf = asOf(asOfText, asOfTime);
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = TableService.table(catalog, tableName);
@@ -78,7 +83,7 @@ public class ReadService {
 
         Cursor cursor = null;
         if (cursorText != null && !cursorText.isEmpty()) {
-            cursor = Cursor.decode(cursorText);
+            cursor = Cursor.decode(cursorText, Pos.pointer("cursor"));
             if (!filters.isEmpty() && !filters.equals(cursor.filters())) {
                 throw sameAsCursor("filter");
             }
@@ -95,36 +100,24 @@ public class ReadService {
             asOfTime = null;
         }
 
-        List<Sort> sorts = sorts(table, order);
-        Script script = new Script().sql("SELECT * FROM ").mark("table").ident(table.name());
-        String joiner = " WHERE ";
-        for (int i = 0; i < filters.size(); i++) {
-            script.sql(joiner);
-            Filters.append(script, table, filters.get(i), i);
-            joiner = " AND ";
-        }
+        List<ReadBuilder.Sort> sorts = ReadBuilder.withTieBreak(table, sorts(table, order));
+        ReadBuilder b = new ReadBuilder();
+        Expr where = filters.isEmpty() ? null : b.where(Filters.parse(table, filters));
         boolean keyset = table.mode().keyed();
         if (cursor != null && keyset) {
             if (cursor.after().size() != sorts.size()) {
                 throw VersoException.pointing(ErrorCode.INVALID_PARAMETER,
                         "cursor does not fit table " + table.name() + " (was it altered?)", "cursor");
             }
-            script.sql(joiner).mark("cursor");
-            after(script, sorts, cursor.after());
+            Pos at = Pos.pointer("cursor");
+            where = ReadBuilder.and(where, b.after(sorts, cursor.after(), at), at);
         }
-        script.sql(" ORDER BY ");
-        for (int i = 0; i < sorts.size(); i++) {
-            Sort sort = sorts.get(i);
-            script.sql(i == 0 ? "" : ", ").ident(sort.column().name())
-                    .sql(sort.descending() ? " DESC NULLS FIRST" : " ASC NULLS LAST");
-        }
-        asOf(script, asOf, asOfTime);
-        script.sql(" LIMIT ").param(limit + 1);
         long offset = cursor == null ? 0 : cursor.offset();
-        if (!keyset && offset > 0) {
-            script.sql(" OFFSET ").param(offset);
-        }
-        ExecutionResult result = statements.run(script, "table");
+        // One row more than asked tells whether there is a next page.
+        Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where,
+                ReadBuilder.orderBy(sorts, TABLE), (long) limit + 1, !keyset && offset > 0 ? offset : null,
+                b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
+        ExecutionResult result = statements.run(List.of(select), b.params(), "table");
         List<Map<String, Object>> rows = rows(result, 0);
         Long servedAt = pinned ? (Long) servedAt(result, asOf) : null;
 
@@ -142,12 +135,9 @@ public class ReadService {
                 new ArrayList<>(rows), next);
     }
 
-    private record Sort(ColumnDef column, boolean descending) {
-    }
-
-    /** The page order: the requested columns, then the key (or, without a key, every column). */
-    private static List<Sort> sorts(TableDef table, List<String> order) {
-        List<Sort> sorts = new ArrayList<>();
+    /** The requested order, {@code column} or {@code column:asc|desc}; NULLs last ascending, first descending. */
+    private static List<ReadBuilder.Sort> sorts(TableDef table, List<String> order) {
+        List<ReadBuilder.Sort> sorts = new ArrayList<>();
         for (int i = 0; i < order.size(); i++) {
             String pointer = "order[" + i + "]";
             String item = order.get(i);
@@ -166,54 +156,9 @@ public class ReadService {
                 throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "column '" + columnName
                         + "' is ordered by twice", pointer);
             }
-            sorts.add(new Sort(column, descending));
-        }
-        List<ColumnDef> tieBreak = table.mode().keyed() ? table.keyColumns() : table.columns();
-        for (ColumnDef column : tieBreak) {
-            if (sorts.stream().noneMatch(s -> s.column().name().equals(column.name()))) {
-                sorts.add(new Sort(column, false));
-            }
+            sorts.add(new ReadBuilder.Sort(column, descending, null));
         }
         return sorts;
-    }
-
-    /**
-     * Rows after {@code values} in the page order: for each position i, the rows equal on the
-     * columns before i and after the value at i. NULLs sort last ascending and first descending.
-     */
-    private static void after(Script script, List<Sort> sorts, List<String> values) {
-        script.sql("(");
-        for (int i = 0; i < sorts.size(); i++) {
-            script.sql(i == 0 ? "(" : " OR (");
-            for (int j = 0; j < i; j++) {
-                ColumnDef column = sorts.get(j).column();
-                if (values.get(j) == null) {
-                    script.ident(column.name()).sql(" IS NULL AND ");
-                } else {
-                    script.ident(column.name()).sql(" = ");
-                    Filters.cast(script, column, values.get(j), "cursor");
-                    script.sql(" AND ");
-                }
-            }
-            Sort sort = sorts.get(i);
-            String value = values.get(i);
-            if (sort.descending()) {
-                if (value == null) {
-                    script.ident(sort.column().name()).sql(" IS NOT NULL");
-                } else {
-                    script.ident(sort.column().name()).sql(" < ");
-                    Filters.cast(script, sort.column(), value, "cursor");
-                }
-            } else if (value == null) {
-                script.sql("FALSE");
-            } else {
-                script.sql("(").ident(sort.column().name()).sql(" > ");
-                Filters.cast(script, sort.column(), value, "cursor");
-                script.sql(" OR ").ident(sort.column().name()).sql(" IS NULL)");
-            }
-            script.sql(")");
-        }
-        script.sql(")");
     }
 
     private static VersoException sameAsCursor(String parameter) {
@@ -233,15 +178,16 @@ public class ReadService {
             group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + groupName + "'", "group"));
         }
-        Script script = new Script().sql("SELECT * FROM ").mark("table").sql("history(").ident(table.name())
-                .sql(") WHERE ");
-        Map<String, Object> keyValues = whereKey(script, table, key);
+        ReadBuilder b = new ReadBuilder();
+        Expr where = whereKey(b, table, key);
         if (group != null) {
-            script.sql(" AND ").mark("group").ident("_group").sql(" = ").param(group.name());
+            Pos at = Pos.pointer("group");
+            where = ReadBuilder.and(where, new Expr.Binary(Expr.BinaryOp.EQ, ReadBuilder.column("_group", at),
+                    b.param(group.name(), at), at), at);
         }
-        script.sql(" ORDER BY ").ident("_group").sql(", ").ident("_commit");
-        asOf(script, asOf, asOfTime);
-        ExecutionResult result = statements.run(script, "key");
+        Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.HISTORY, TABLE, where,
+                ReadBuilder.orderByNames(ReadBuilder.HISTORY_ORDER, TABLE), null, null, b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
+        ExecutionResult result = statements.run(List.of(select), b.params(), "key");
         List<Version> versions = new ArrayList<>();
         for (Map<String, Object> row : rows(result, 0)) {
             GroupDef g = table.group((String) row.get("_group")).orElseThrow();
@@ -260,7 +206,7 @@ public class ReadService {
             throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no version of key "
                     + key + (asOf == null && asOfTime == null ? "" : " at commit " + servedAt(result, asOf)), "key");
         }
-        return new KeyHistory(table.name(), Long.toString(servedAt(result, asOf)), keyValues, versions);
+        return new KeyHistory(table.name(), Long.toString(servedAt(result, asOf)), keyValues(table, key), versions);
     }
 
     // ---- diff ------------------------------------------------------------------------------------
@@ -283,21 +229,15 @@ public class ReadService {
                     + " is an APPEND table and has no key", "key");
         }
         // Both states in one request, so one snapshot; 'to' absent means the snapshot's latest commit.
-        Script script = new Script();
+        ReadBuilder b = new ReadBuilder();
+        List<Statement> both = new ArrayList<>();
         Long[] commits = {from, to};
         for (int s = 0; s < 2; s++) {
-            Long commit = commits[s];
-            script.sql("SELECT * FROM ").mark("table").ident(table.name());
-            if (byKey) {
-                script.sql(" WHERE ");
-                whereKey(script, table, key);
-            }
-            if (commit != null) {
-                script.mark(s == 0 ? "from" : "to").sql(" AS OF COMMIT ").param(commit).mark("table");
-            }
-            script.sql(";").newline();
+            Expr where = byKey ? whereKey(b, table, key) : null;
+            both.add(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where, List.of(),
+                    null, null, b.asOf(commits[s], Pos.pointer(s == 0 ? "from" : "to")), TABLE));
         }
-        ExecutionResult result = statements.run(script, "from");
+        ExecutionResult result = statements.run(both, b.params(), "from");
         long toCommit = to == null ? result.readCommit() : to;
         if (from > toCommit) {
             throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "from (" + from
@@ -362,21 +302,32 @@ public class ReadService {
         return table;
     }
 
-    /** Appends {@code k1 = ? AND k2 = ? ...} for the key values, checked against the key's types. */
-    private static Map<String, Object> whereKey(Script script, TableDef table, List<String> key) {
+    /** {@code k1 = ? AND k2 = ? ...} for the key values, each checked against its column's type. */
+    private static Expr whereKey(ReadBuilder b, TableDef table, List<String> key) {
+        List<ColumnDef> columns = checkKey(table, key);
+        List<Pos> positions = new ArrayList<>();
+        for (int k = 0; k < columns.size(); k++) {
+            positions.add(Pos.pointer("key[" + k + "]"));
+        }
+        return b.keyEquals(table, key, positions);
+    }
+
+    private static List<ColumnDef> checkKey(TableDef table, List<String> key) {
         List<ColumnDef> columns = table.keyColumns();
         if (key == null || key.size() != columns.size()) {
             throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "key takes " + columns.size()
                     + " value(s), one per key column " + columns.stream().map(ColumnDef::name).toList() + ", not "
                     + (key == null ? 0 : key.size()), "key");
         }
+        return columns;
+    }
+
+    /** The key values in their columns' JSON forms, by column name. */
+    private static Map<String, Object> keyValues(TableDef table, List<String> key) {
         Map<String, Object> values = new LinkedHashMap<>();
+        List<ColumnDef> columns = checkKey(table, key);
         for (int k = 0; k < columns.size(); k++) {
-            String pointer = "key[" + k + "]";
-            ColumnDef column = columns.get(k);
-            script.sql(k == 0 ? "" : " AND ").mark(pointer).ident(column.name()).sql(" = ");
-            Filters.cast(script, column, key.get(k), pointer);
-            values.put(column.name(), JsonForms.fromKeyText(column, key.get(k)));
+            values.put(columns.get(k).name(), JsonForms.fromKeyText(columns.get(k), key.get(k)));
         }
         return values;
     }
@@ -384,19 +335,8 @@ public class ReadService {
     /** asOfCommit parsed; asOfTime is the engine's to judge (AS OF TIMESTAMP), never both. */
     private static Long asOf(String asOfCommit, String asOfTime) {
         Long asOf = Commits.parse(asOfCommit, "asOfCommit");
-        if (asOf != null && asOfTime != null) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "give asOfCommit or asOfTime, not both",
-                    "asOfTime");
-        }
+        ReadBuilder.oneAsOf(asOf, asOfTime, AS_OF_TIME);
         return asOf;
-    }
-
-    private static void asOf(Script script, Long asOf, String asOfTime) {
-        if (asOf != null) {
-            script.mark("asOfCommit").sql(" AS OF COMMIT ").param(asOf).mark("table");
-        } else if (asOfTime != null) {
-            script.mark("asOfTime").sql(" AS OF TIMESTAMP ").param(asOfTime).mark("table");
-        }
     }
 
     /** The client's commit, else the one the (first) statement read at: AS OF TIMESTAMP resolved, or the latest. */

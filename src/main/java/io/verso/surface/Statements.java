@@ -3,12 +3,11 @@ package io.verso.surface;
 import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementEngine;
 import io.verso.error.VersoException;
-import io.verso.sql.SqlParser;
 import io.verso.sql.ast.Statement;
 import java.util.List;
 import org.springframework.stereotype.Component;
 
-/** Runs a {@link Script} on the engine, in one transaction, and points its errors at the request. */
+/** Runs statements a surface built on the engine, in one transaction, and points its errors at the request. */
 @Component
 class Statements {
 
@@ -30,18 +29,6 @@ class Statements {
                 throw e;
             }
             throw VersoException.pointing(e.code(), e.getMessage(), fallbackPointer);
-        }
-    }
-
-    ExecutionResult run(Script script, String fallbackPointer) {
-        try {
-            return engine.execute(SqlParser.parse(script.text()), script.params(), null);
-        } catch (VersoException.UserError e) {
-            if (e.pointer() != null && e.line() <= 0) {
-                throw e;
-            }
-            // The position is in text the client never saw: name the input it came from instead.
-            throw VersoException.pointing(e.code(), e.getMessage(), script.pointerAt(e, fallbackPointer));
         }
     }
 }

@@ -11,6 +11,10 @@ import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
 import io.verso.sql.ast.TypeSpec;
 import io.verso.surface.Resources.ColumnDescription;
 import io.verso.surface.Resources.GroupDescription;
@@ -40,6 +44,8 @@ public class TableService {
     private final Catalog catalog;
     private final ReadGate gate;
 
+    private static final Pos TABLE = Pos.pointer("table");
+
     private final io.verso.security.AccessControl access;
 
     TableService(Statements statements, Catalog catalog, ReadGate gate, io.verso.security.AccessControl access) {
@@ -50,7 +56,7 @@ public class TableService {
     }
 
     public TableList list() {
-        ExecutionResult result = statements.run(new Script().sql("SHOW TABLES"), "/");
+        ExecutionResult result = statements.run(List.of(new Statement.ShowTables(Pos.pointer("/"))), List.of(), "/");
         StatementResult.Rows rows = (StatementResult.Rows) result.results().get(0);
         List<TableSummary> tables = rows.rows().stream()
                 .map(r -> new TableSummary((String) r.get(0), (String) r.get(1), (String) r.get(2)))
@@ -112,12 +118,9 @@ public class TableService {
         if (mode != null && !List.of("APPEND", "UPSERT", "VERSIONED", "SYSTEM").contains(mode)) {
             throw RequestJson.invalid("\"mode\" is one of APPEND, UPSERT, VERSIONED, SYSTEM", "/mode");
         }
-        Script script = new Script().sql("CREATE TABLE ");
-        if (RequestJson.bool(definition, "ifNotExists", "/ifNotExists")) {
-            script.sql("IF NOT EXISTS ");
-        }
-        script.mark("/name").ident(name).sql(" (");
+        boolean ifNotExists = RequestJson.bool(definition, "ifNotExists", "/ifNotExists");
         List<JsonNode> columns = RequestJson.array(definition, "columns", "/columns", true);
+        List<Statement.ColumnDefinition> definitions = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             String at = "/columns/" + i;
             JsonNode column = RequestJson.object(columns.get(i), at);
@@ -127,23 +130,16 @@ public class TableService {
             }
             String typeText = RequestJson.string(column, "type", at + "/type", true);
             ColumnType type = type(typeText, at + "/type");
-            script.sql(i == 0 ? "" : ",").newline().mark(at).ident(columnName).sql(" ").mark(at + "/type")
-                    .sql(type.display());
-            if (RequestJson.bool(column, "notNull", at + "/notNull")) {
-                script.sql(" NOT NULL");
-            }
+            boolean notNull = RequestJson.bool(column, "notNull", at + "/notNull");
             JsonNode defaultValue = column.get("default");
-            if (defaultValue != null && !defaultValue.isNull()) {
-                script.sql(" DEFAULT ").mark(at + "/default").sql(literal(defaultValue, at + "/default"));
-            }
-            script.mark(at);
+            Expr.Literal literal = defaultValue == null || defaultValue.isNull() ? null
+                    : literal(defaultValue, at + "/default");
+            definitions.add(new Statement.ColumnDefinition(new Ident(columnName, Pos.pointer(at)),
+                    typeSpec(type, Pos.pointer(at + "/type")), notNull, literal, Pos.pointer(at)));
         }
-        List<String> primaryKey = RequestJson.names(definition, "primaryKey", "/primaryKey");
-        if (!primaryKey.isEmpty()) {
-            script.sql(",").newline().mark("/primaryKey").sql("PRIMARY KEY ");
-            names(script, primaryKey);
-        }
+        List<Ident> primaryKey = names(RequestJson.names(definition, "primaryKey", "/primaryKey"), "/primaryKey");
         List<JsonNode> groups = RequestJson.array(definition, "groups", "/groups", false);
+        List<Statement.GroupDefinition> groupDefinitions = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
             String at = "/groups/" + i;
             JsonNode group = RequestJson.object(groups.get(i), at);
@@ -151,51 +147,46 @@ public class TableService {
             if (groupName.isEmpty()) {
                 throw RequestJson.invalid("\"name\" must not be empty", at + "/name");
             }
-            script.sql(",").newline().mark(at).sql("ATTRIBUTE GROUP ").ident(groupName).sql(" ").mark(at + "/columns");
-            names(script, RequestJson.names(group, "columns", at + "/columns"));
-            ordering(script, group, at);
+            groupDefinitions.add(new Statement.GroupDefinition(new Ident(groupName, Pos.pointer(at)),
+                    names(RequestJson.names(group, "columns", at + "/columns"), at + "/columns"),
+                    ordering(group, at), Pos.pointer(at)));
         }
-        script.newline().mark("/mode").sql(")");
-        if ("SYSTEM".equals(mode)) {
-            script.sql(" WITH SYSTEM VERSIONING");
-        } else if (mode != null) {
-            script.sql(" ").sql(mode);
-        }
-        ordering(script, definition, "");
-        ExecutionResult result = statements.run(script, "/");
+        Pos modePos = Pos.pointer("/mode");
+        Statement.Mode tableMode = mode == null || mode.equals("SYSTEM") ? null : Statement.Mode.valueOf(mode);
+        Statement.SystemVersioning system = "SYSTEM".equals(mode) ? new Statement.SystemVersioning(null, null, modePos)
+                : null;
+        Statement create = new Statement.CreateTable(new Ident(name, Pos.pointer("/name")), ifNotExists, definitions,
+                primaryKey, groupDefinitions, tableMode, ordering(definition, ""), List.of(), List.of(), system,
+                modePos);
+        ExecutionResult result = statements.run(List.of(create), List.of(), "/");
         TableDef created = table(catalog, name);
         return new TableCreated(Commits.text(result.commit()), describe(created, result.readCommit()));
     }
 
     public TableDropped drop(String name) {
-        ExecutionResult result = statements.run(new Script().mark("table").sql("DROP TABLE ").ident(name), "table");
+        ExecutionResult result = statements.run(List.of(new Statement.DropTable(new Ident(name, TABLE), false, TABLE)),
+                List.of(), "table");
         return new TableDropped(Commits.text(result.commit()), name);
     }
 
-    private static void ordering(Script script, JsonNode node, String at) {
-        List<String> validBy = RequestJson.names(node, "validBy", at + "/validBy");
-        if (!validBy.isEmpty()) {
-            script.newline().mark(at + "/validBy").sql("VALID BY ");
-            names(script, validBy);
-        }
-        List<String> revisionBy = RequestJson.names(node, "revisionBy", at + "/revisionBy");
-        if (!revisionBy.isEmpty()) {
-            script.newline().mark(at + "/revisionBy").sql("REVISION BY ");
-            names(script, revisionBy);
-        }
+    private static Statement.Ordering ordering(JsonNode node, String at) {
+        return new Statement.Ordering(names(RequestJson.names(node, "validBy", at + "/validBy"), at + "/validBy"),
+                names(RequestJson.names(node, "revisionBy", at + "/revisionBy"), at + "/revisionBy"));
     }
 
-    private static void names(Script script, List<String> names) {
-        script.sql("(");
-        for (int i = 0; i < names.size(); i++) {
-            script.sql(i == 0 ? "" : ", ").ident(names.get(i));
-        }
-        script.sql(")");
+    private static List<Ident> names(List<String> names, String pointer) {
+        return names.stream().map(n -> new Ident(n, Pos.pointer(pointer))).toList();
+    }
+
+    /** The syntax tree's spelling of a type the catalog already checked. */
+    private static TypeSpec typeSpec(ColumnType type, Pos pos) {
+        return new TypeSpec(type.base() == ColumnType.Base.DOUBLE ? "double precision"
+                : type.base().name().toLowerCase(Locale.ROOT), type.precision(), type.scale(), pos);
     }
 
     /**
      * A type from the definition, checked against the dialect's types and re-spelt from the
-     * catalog's own enum, so nothing the client typed reaches the statement text.
+     * catalog's own enum, so the syntax tree holds the dialect's spelling, not the client's.
      */
     static ColumnType type(String text, String pointer) {
         Matcher m = TYPE.matcher(text);
@@ -217,29 +208,27 @@ public class TableService {
         }
     }
 
-    /**
-     * A DEFAULT as a literal of the dialect. DEFAULT takes no parameter, so this is the one place
-     * the surface writes a value into statement text: numbers are re-spelt from BigDecimal and
-     * strings quoted with the dialect's only escape (a doubled quote), so the value cannot end
-     * the literal.
-     */
-    private static String literal(JsonNode value, String pointer) {
+    /** A DEFAULT as a literal of the syntax tree (DEFAULT takes no parameter); the analyzer checks it. */
+    private static Expr.Literal literal(JsonNode value, String pointer) {
+        Pos pos = Pos.pointer(pointer);
         if (value.isBoolean()) {
-            return value.booleanValue() ? "TRUE" : "FALSE";
+            return new Expr.Literal(Expr.LiteralKind.BOOLEAN, Boolean.toString(value.booleanValue()), pos);
         }
         if (value.isNumber()) {
             BigDecimal number = value.isIntegralNumber() ? new BigDecimal(value.bigIntegerValue()) : value.decimalValue();
             try {
-                return Values.bounded(number).toPlainString();
+                String text = Values.bounded(number).toPlainString();
+                return new Expr.Literal(value.isIntegralNumber() ? Expr.LiteralKind.INTEGER : Expr.LiteralKind.DECIMAL,
+                        text, pos);
             } catch (IllegalArgumentException e) {
                 throw RequestJson.invalid("the default is out of range for any column type", pointer);
             }
         }
         if (value.isString()) {
-            return "'" + value.asString().replace("'", "''") + "'";
+            return new Expr.Literal(Expr.LiteralKind.STRING, value.asString(), pos);
         }
         if (value.isContainer()) {
-            return "'" + RequestJson.JSON.writeValueAsString(value).replace("'", "''") + "'";
+            return new Expr.Literal(Expr.LiteralKind.STRING, RequestJson.JSON.writeValueAsString(value), pos);
         }
         throw RequestJson.invalid("a default is a JSON number, string, boolean, object or array", pointer);
     }

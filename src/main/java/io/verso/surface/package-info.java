@@ -1,9 +1,11 @@
 /**
- * The resource surface: tables, rows, history, diffs and commits expressed as statements of the
- * dialect and run through {@link io.verso.engine.StatementEngine}, so REST (and any other surface)
- * shares one parser, analyzer and compiler as its security boundary. Identifiers are quoted with
- * {@link io.verso.sql.Dialect#quote}; every value travels as a {@code ?} parameter. Errors the
- * engine reports at a position of the generated text are traced back to the request field that
- * produced it, so a client sees a JSON pointer or parameter name, never a line of SQL it did not write.
+ * The resource layer under REST and GraphQL: tables, rows, history, diffs and commits as syntax
+ * trees of the dialect ({@link io.verso.surface.ReadBuilder} for every read, the write services
+ * for writes), run through {@link io.verso.engine.StatementEngine}, so every surface shares one
+ * analyzer and compiler as its security boundary. One filter tree ({@link io.verso.surface.Filter}),
+ * one sort and tie-break, one cursor format ({@link io.verso.surface.Cursor}), one rule for page
+ * sizes, one value check per column type. No statement text is made here: every value is a
+ * {@code ?} parameter and every node carries the origin of the input it came from (a JSON pointer,
+ * a parameter name, a GraphQL argument), so an error names that input directly.
  */
 package io.verso.surface;

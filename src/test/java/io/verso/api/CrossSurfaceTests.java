@@ -118,6 +118,80 @@ class CrossSurfaceTests extends IntegrationTest {
         assertThat(thenRest).isEqualTo(thenSql);
     }
 
+    @Test
+    void aPageSizeOutOfRangeIsTheSameErrorEverywhere() {
+        assertThat(sqlCode("SELECT * FROM " + t + " LIMIT -1")).isEqualTo("INVALID_LIMIT");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?limit=0", null)).isEqualTo("INVALID_LIMIT");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?limit=1001", null)).isEqualTo("INVALID_LIMIT");
+        assertThat(graphqlCode("{ " + t + "(limit: 0) { nodes { k } } }")).isEqualTo("INVALID_LIMIT");
+        assertThat(graphqlCode("{ " + t + "(limit: 1001) { nodes { k } } }")).isEqualTo("INVALID_LIMIT");
+        assertThat(graphqlCode("{ " + t + "_history(k: \"1\", limit: 0) { name } }")).isEqualTo("INVALID_LIMIT");
+        // The commit log and the change feed page by the same rule.
+        assertThat(restCode("GET", "/v1/commits?limit=0", null)).isEqualTo("INVALID_LIMIT");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/changes?after=0&limit=0", null)).isEqualTo("INVALID_LIMIT");
+    }
+
+    @Test
+    void aCursorNotHandedOutAndAColumnOrderedTwiceAreTheSameErrorsOnRestAndGraphql() {
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?cursor=garbage", null)).isEqualTo("INVALID_PARAMETER");
+        assertThat(graphqlCode("{ " + t + "(after: \"garbage\") { nodes { k } } }")).isEqualTo("INVALID_PARAMETER");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?order=qty&order=qty:desc", null))
+                .isEqualTo("INVALID_PARAMETER");
+        assertThat(graphqlCode("{ " + t + "(orderBy: [{column: qty}, {column: qty, direction: DESC}]) { nodes { k } } }"))
+                .isEqualTo("INVALID_PARAMETER");
+    }
+
+    @Test
+    void oneCursorFormatPagesBothSurfacesAtTheFirstPagesCommit() {
+        JsonNode rest = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + t + "/rows?limit=2&order=k")
+                .asString());
+        JsonNode page = graphql("{ " + t + "(limit: 2, orderBy: [{column: k}]) { nodes { k } pageInfo { endCursor } } }")
+                .path("data").path(t);
+        sql.write("UPSERT INTO " + t + " VALUES (0, 'zero', 0, 0, 1)");
+        JsonNode restNext = SqlClient.JSON.readTree(given().port(port).queryParam("cursor", rest.path("nextCursor").asString())
+                .get("/v1/tables/" + t + "/rows").asString());
+        JsonNode graphqlNext = graphql("{ " + t + "(limit: 2, orderBy: [{column: k}], after: \""
+                + page.path("pageInfo").path("endCursor").asString() + "\") { nodes { k } } }").path("data").path(t);
+        // Both read the commit of their first page: the key written since is on neither second page.
+        assertThat(objects(restNext.path("rows"))).extracting(r -> r.get("k").asString()).containsExactly("3");
+        assertThat(objects(graphqlNext.path("nodes"))).extracting(r -> r.get("k").asString()).containsExactly("3");
+    }
+
+    @Test
+    void aKeysVersionsComeInOneOrderEverywhere() {
+        String g = table("xg");
+        sql.write("CREATE TABLE " + g + " (k INT PRIMARY KEY, a INT, ai INT, b INT, bi INT, "
+                + "ATTRIBUTE GROUP ga (a, ai) VALID BY (ai), ATTRIBUTE GROUP gb (b, bi) VALID BY (bi)) VERSIONED");
+        sql.write("UPSERT INTO " + g + " (k, b, bi) VALUES (1, 10, 1)");
+        sql.write("UPSERT INTO " + g + " (k, a, ai) VALUES (1, 20, 1)");
+        sql.write("UPSERT INTO " + g + " (k, a, ai, b, bi) VALUES (1, 21, 2, 11, 2)");
+        List<String> viaSql = new ArrayList<>();
+        sqlRows("SELECT _commit, _group FROM history(" + g + ") WHERE k = 1 ORDER BY _commit, _group")
+                .forEach(r -> viaSql.add(r.get("_commit").asString() + "/" + r.get("_group").asString()));
+        List<String> viaRest = new ArrayList<>();
+        SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + g + "/history?key=1").asString())
+                .path("versions").forEach(v -> viaRest.add(v.path("commit").asString() + "/" + v.path("group").asString()));
+        List<String> viaGraphql = new ArrayList<>();
+        graphql("{ " + g + "_history(k: 1) { _commit _group } }").path("data").path(g + "_history")
+                .forEach(v -> viaGraphql.add(v.path("_commit").asString() + "/" + v.path("_group").asString()));
+        assertThat(viaSql).hasSize(4);
+        assertThat(viaRest).isEqualTo(viaSql);
+        assertThat(viaGraphql).isEqualTo(viaSql);
+    }
+
+    @Test
+    void aDerivedTableRefusesADeleteByKeysOnEverySurface() {
+        String d = table("xd");
+        sql.write("CREATE DERIVED TABLE " + d + " PRIMARY KEY (k) AS SELECT k, qty FROM " + t);
+        long before = sql.latestCommit();
+        assertThat(sqlCode("DELETE FROM " + d + " WHERE k = 1")).isEqualTo("DERIVED_TABLE_READ_ONLY");
+        assertThat(restCode("POST", "/v1/tables/" + d + "/rows/delete", "{\"keys\": [{\"k\": 1}]}"))
+                .isEqualTo("DERIVED_TABLE_READ_ONLY");
+        assertThat(graphqlCode("mutation { delete_" + d + "(keys: [{k: \"1\"}]) { commit } }"))
+                .isEqualTo("DERIVED_TABLE_READ_ONLY");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+    }
+
     private List<Map<String, JsonNode>> sqlRows(String statement) {
         JsonNode result = sql.run(statement).path("results").get(0);
         List<String> columns = new ArrayList<>();

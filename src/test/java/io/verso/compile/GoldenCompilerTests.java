@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.verso.analyze.AsOfResolver;
 import io.verso.analyze.BoundChange;
 import io.verso.analyze.DdlAnalyzer;
+import io.verso.analyze.LifecycleAnalyzer;
+import io.verso.analyze.SystemTables;
 import io.verso.analyze.GroupBatch;
 import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.WriteAnalyzer;
@@ -19,6 +21,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +55,16 @@ class GoldenCompilerTests {
                 + "ix INT) VERSIONED VALID BY (ix)");
         table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND");
         table(4, "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT)");
+        SystemTables.Created prices = SystemTables.createTable((Statement.CreateTable) SqlParser.parse(
+                "CREATE TABLE prices (id BIGINT PRIMARY KEY, price NUMERIC(10,2)) WITH SYSTEM VERSIONING")
+                .statements().get(0), 1);
+        TableDef p = prices.table();
+        CATALOG.put(p.name(), new TableDef(5, p.name(), p.mode(), p.columns(), p.groups(), p.horizon(), 1)
+                .withPeriod(p.period()));
     }
+
+    /** The commit time golden files see: SYSTEM tables stamp versions with it. */
+    private static final Instant COMMIT_TIME = Instant.parse("2026-01-02T03:04:05.678Z");
 
     private static void table(long id, String ddl) {
         TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
@@ -60,6 +72,8 @@ class GoldenCompilerTests {
     }
 
     static String compile(String text) {
+        // Statements of one file see the catalog as the earlier ones left it (CREATE INDEX, then DROP INDEX).
+        Map<String, TableDef> tables = new LinkedHashMap<>(CATALOG);
         SqlParser.Script script = SqlParser.parse(text);
         List<Object> params = new ArrayList<>();
         for (int i = 0; i < script.parameterCount(); i++) {
@@ -98,9 +112,66 @@ class GoldenCompilerTests {
                 }
             } else if (statement instanceof Statement.DropTable drop) {
                 out.add(DdlCompiler.dropTable(lookup(drop.name().name())).render());
+            } else if (statement instanceof Statement.DeleteHistory history
+                    && lookup(history.table().name()).systemVersioned()) {
+                out.add(SystemCompiler.deleteHistory(lookup(history.table().name()), COMMIT_TIME).render());
             } else if (statement instanceof Statement.DeleteHistory history) {
                 TableDef table = lookup(history.table().name());
                 out.add(LifecycleCompiler.deleteHistory(table, asOf.resolve(history.before(), table)).render());
+            } else if (statement instanceof Statement.CreateTable create && create.systemVersioning() != null) {
+                SystemTables.Created created = SystemTables.createTable(create, 42);
+                TableDef def = created.table();
+                TableDef table = new TableDef(9, def.name(), def.mode(), def.columns(), def.groups(), 0, 42)
+                        .withPeriod(def.period());
+                SystemCompiler.createTable(table, created.unique()).forEach(sql -> out.add(sql.render()));
+            } else if (statement instanceof Statement.AddColumn add) {
+                LifecycleAnalyzer.AddedColumn added = LifecycleAnalyzer.addColumn(add, lookup(tables, add.table()));
+                String value = added.column().defaultValue();
+                if (value != null) {
+                    out.add(LifecycleCompiler.quoteLiteral(value).render());
+                }
+                // What quote_literal answers for the value, as the engine would pass it on.
+                String quoted = value == null ? null : "'" + value.replace("'", "''") + "'";
+                LifecycleCompiler.addColumn(added.altered(), added.column(), quoted).forEach(sql -> out.add(sql.render()));
+                tables.put(added.altered().name(), added.altered());
+            } else if (statement instanceof Statement.DropColumn drop) {
+                TableDef table = lookup(tables, drop.table());
+                LifecycleAnalyzer.DroppedColumn dropped = LifecycleAnalyzer.dropColumn(drop, table);
+                LifecycleCompiler.dropColumn(table, dropped.column()).forEach(sql -> out.add(sql.render()));
+                tables.put(table.name(), dropped.altered());
+            } else if (statement instanceof Statement.RenameColumn rename) {
+                TableDef renamed = LifecycleAnalyzer.renameColumn(rename, lookup(tables, rename.table()));
+                tables.put(renamed.name(), renamed);
+                out.add("-- catalog only: " + renamed.name() + " (" + String.join(", ",
+                        renamed.columns().stream().map(c -> c.name() + " " + c.physical()).toList()) + ")");
+            } else if (statement instanceof Statement.RenameTable rename) {
+                TableDef table = lookup(tables, rename.table());
+                TableDef renamed = LifecycleAnalyzer.renameTable(rename, table, tables.containsKey(rename.to().name()));
+                tables.remove(table.name());
+                tables.put(renamed.name(), renamed);
+                out.add("-- catalog only: " + table.name() + " is " + renamed.name() + ", storage "
+                        + renamed.currentTable() + " unchanged");
+            } else if (statement instanceof Statement.SetRetention retention) {
+                TableDef table = lookup(tables, retention.table());
+                LifecycleAnalyzer.setRetention(retention, table);
+                out.add(retention.interval() == null ? "-- catalog only: retention " + retention.commits() + " commits"
+                        : LifecycleCompiler.normaliseInterval(retention.interval()).render());
+            } else if (statement instanceof Statement.CreateIndex create) {
+                LifecycleAnalyzer.NewIndex created = LifecycleAnalyzer.createIndex(create, lookup(tables, create.table()));
+                LifecycleCompiler.createIndex(created.altered(), created.index()).forEach(sql -> out.add(sql.render()));
+                tables.put(created.altered().name(), created.altered());
+            } else if (statement instanceof Statement.DropIndex drop) {
+                TableDef table = tables.values().stream().filter(t -> t.indexes().stream()
+                        .anyMatch(i -> i.name().equals(drop.name().name()))).findFirst().orElseThrow();
+                LifecycleCompiler.dropIndex(table, table.indexes().stream()
+                        .filter(i -> i.name().equals(drop.name().name())).findFirst().orElseThrow())
+                        .forEach(sql -> out.add(sql.render()));
+            } else if (statement instanceof Statement.Erase erase) {
+                TableDef table = lookup(tables, erase.table());
+                LifecycleAnalyzer.Erasure erasure = LifecycleAnalyzer.erase(erase, table, params);
+                LifecycleCompiler.erase(table, erasure.values()).forEach(sql -> out.add(sql.render()));
+                out.add(LifecycleCompiler.recordErasure(42, table.name(), erasure.recorded().toString(), "tester")
+                        .render());
             } else if (statement instanceof Statement.CreateTable create) {
                 TableDef def = DdlAnalyzer.createTable(create, 42);
                 TableDef table = new TableDef(9, def.name(), def.mode(), def.columns(), def.groups(), 0, 42);
@@ -110,6 +181,14 @@ class GoldenCompilerTests {
             }
         }
         return String.join("\n\n", out);
+    }
+
+    private static TableDef lookup(Map<String, TableDef> tables, io.verso.sql.ast.Ident name) {
+        TableDef table = tables.get(name.name());
+        if (table == null) {
+            throw VersoException.user(ErrorCode.UNKNOWN_TABLE, "unknown table " + name);
+        }
+        return table;
     }
 
     private static TableDef lookup(String name) {

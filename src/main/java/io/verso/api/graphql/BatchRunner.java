@@ -7,7 +7,10 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
-import io.verso.sql.SqlParser;
+import io.verso.error.Origin;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
+import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -20,8 +23,8 @@ import org.springframework.stereotype.Component;
 /**
  * Runs the jobs graphql-java dispatched together (every root field of a request, then every nested
  * field of the next level) as ONE engine call: one transaction, so the reads share one snapshot and
- * the writes make one commit. The statements are joined one per line, so an error's line names the
- * field that caused it: that field gets the error, and the other reads are run again without it
+ * the writes make one commit. Every job builds its syntax trees at origins of its own, so an error's
+ * origin names the field that caused it: that field gets the error, and the other reads are run again without it
  * (writes are not: a failed write leaves nothing written, and every mutation field reports it).
  */
 @Component
@@ -66,17 +69,22 @@ class BatchRunner {
         while (!pending.isEmpty()) {
             RequestState state = pending.get(0).state();
             Long pinned = state.readCommit();
-            StringBuilder text = new StringBuilder();
-            List<Object> params = new ArrayList<>();
-            List<int[]> lines = new ArrayList<>(); // per unit: first and last line of its statements
+            ReadBuilder builder = new ReadBuilder();
+            List<Statement> statements = new ArrayList<>();
+            List<int[]> origins = new ArrayList<>(); // per unit: the range of origins its statements were built at
             List<Integer> counts = new ArrayList<>();
-            Map<Job, List<Stmt>> planned = new IdentityHashMap<>();
+            boolean failedToBuild = false;
             for (Job unit : List.copyOf(pending)) {
+                int firstOrigin = builder.originsMade();
                 try {
-                    planned.put(unit, unit.statements(pinned));
+                    List<Statement> mine = unit.statements(builder, pinned);
+                    statements.addAll(mine);
+                    counts.add(mine.size());
+                    origins.add(new int[] {firstOrigin, builder.originsMade()});
                 } catch (RuntimeException e) {
                     errors.put(unit, e);
                     pending.remove(unit);
+                    failedToBuild = true;
                 }
             }
             if (writes && !errors.isEmpty()) {
@@ -89,30 +97,19 @@ class BatchRunner {
             if (pending.isEmpty()) {
                 break;
             }
-            int line = 1;
-            for (Job unit : pending) {
-                List<Stmt> statements = planned.get(unit);
-                int first = -1;
-                for (Stmt s : statements) {
-                    if (text.length() > 0) {
-                        text.append(";\n");
-                        line++;
-                    }
-                    first = first < 0 ? line : first;
-                    text.append(s.text());
-                    params.addAll(s.params());
-                    line += (int) s.text().chars().filter(c -> c == '\n').count();
-                }
-                lines.add(new int[] {first, line});
-                counts.add(statements.size());
+            // A unit whose statements failed to build left parameters behind: build again without it.
+            if (failedToBuild) {
+                continue;
             }
             ExecutionResult result;
             try {
                 // Fields with no statement of their own (_commit) still need the snapshot's commit.
                 engineCalls.incrementAndGet();
-                result = engine.execute(SqlParser.parse(text.length() == 0 ? "SHOW TABLES" : text.toString()), params, null);
+                result = engine.execute(statements.isEmpty()
+                        ? List.of(new Statement.ShowTables(Pos.of(new Origin.Argument("_commit"))))
+                        : statements, builder.params(), null);
             } catch (VersoException.UserError e) {
-                Job culprit = culprit(pending, lines, e.line());
+                Job culprit = culprit(pending, origins, e.origin() == null ? -1 : builder.originIndex(e.origin()));
                 if (writes) {
                     for (Job unit : pending) {
                         errors.put(unit, unit == culprit || culprit == null ? e : notWritten(e));
@@ -141,7 +138,7 @@ class BatchRunner {
             int next = 0;
             for (int u = 0; u < pending.size(); u++) {
                 Job unit = pending.get(u);
-                List<StatementResult> mine = text.length() == 0 ? List.of()
+                List<StatementResult> mine = statements.isEmpty() ? List.of()
                         : result.results().subList(next, next + counts.get(u));
                 next += counts.get(u);
                 try {
@@ -173,12 +170,13 @@ class BatchRunner {
         return Outcome.of(values.get(unit));
     }
 
-    private static Job culprit(List<Job> units, List<int[]> lines, int line) {
-        if (line <= 0) {
+    /** The unit whose statements were built at the origin numbered {@code origin}, or null when unknown. */
+    private static Job culprit(List<Job> units, List<int[]> origins, int origin) {
+        if (origin < 0) {
             return units.size() == 1 ? units.get(0) : null;
         }
         for (int i = 0; i < units.size(); i++) {
-            if (line >= lines.get(i)[0] && line <= lines.get(i)[1]) {
+            if (origin >= origins.get(i)[0] && origin < origins.get(i)[1]) {
                 return units.get(i);
             }
         }

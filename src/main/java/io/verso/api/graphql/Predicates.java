@@ -1,128 +1,110 @@
 package io.verso.api.graphql;
 
+import io.verso.catalog.ColumnDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Pos;
+import io.verso.surface.Filter;
+import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Turns the {@code where} and {@code orderBy} arguments into dialect text. Column names come from
- * the schema's own enums and input fields, never from free text; values become parameters.
+ * The {@code where} and {@code orderBy} arguments as the resource layer's one filter tree and sort
+ * list ({@link Filter}, {@link ReadBuilder.Sort}), each node at the argument path it came from.
+ * Column names come from the schema's own enums and input fields, never from free text.
  */
 final class Predicates {
 
     private Predicates() {
     }
 
+    /** Every condition of {@code where} (and of its and/or/not) as one filter. */
     @SuppressWarnings("unchecked")
-    static void where(Stmt.Builder out, Map<String, Object> where) {
-        List<Runnable> parts = new ArrayList<>();
+    static Filter where(ReadBuilder b, TableShape table, Map<String, Object> where, String path) {
+        List<Filter> parts = new ArrayList<>();
         for (Map.Entry<String, Object> entry : where.entrySet()) {
             String field = entry.getKey();
             Object value = entry.getValue();
+            String at = path + "." + field;
             if (value == null) {
-                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "where." + field
-                        + " is null: leave it out, or use isNull", "where." + field);
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, at + " is null: leave it out, or use isNull",
+                        at);
             }
             switch (field) {
-                case "and" -> parts.add(() -> join(out, (List<Map<String, Object>>) value, " AND ", "TRUE"));
-                case "or" -> parts.add(() -> join(out, (List<Map<String, Object>>) value, " OR ", "FALSE"));
-                case "not" -> parts.add(() -> {
-                    out.sql("(NOT ");
-                    where(out, (Map<String, Object>) value);
-                    out.sql(")");
-                });
-                default -> comparisons(parts, out, field, (Map<String, Object>) value);
+                case "and", "or" -> {
+                    List<Map<String, Object>> items = (List<Map<String, Object>>) value;
+                    List<Filter> inner = new ArrayList<>();
+                    for (int i = 0; i < items.size(); i++) {
+                        inner.add(where(b, table, items.get(i), at + "[" + i + "]"));
+                    }
+                    Pos pos = b.at(new Origin.Argument(at));
+                    parts.add(field.equals("and") ? new Filter.All(inner, pos) : new Filter.Any(inner, pos));
+                }
+                case "not" -> parts.add(new Filter.Not(where(b, table, (Map<String, Object>) value, at),
+                        b.at(new Origin.Argument(at))));
+                default -> comparisons(b, parts, column(table, field), (Map<String, Object>) value, at);
             }
         }
-        if (parts.isEmpty()) {
-            out.sql("TRUE");
-            return;
-        }
-        out.sql("(");
-        for (int i = 0; i < parts.size(); i++) {
-            out.sql(i > 0 ? " AND " : "");
-            parts.get(i).run();
-        }
-        out.sql(")");
+        return new Filter.All(parts, b.at(new Origin.Argument(path)));
     }
 
-    private static void join(Stmt.Builder out, List<Map<String, Object>> items, String op, String empty) {
-        if (items.isEmpty()) {
-            out.sql(empty);
-            return;
-        }
-        out.sql("(");
-        for (int i = 0; i < items.size(); i++) {
-            out.sql(i > 0 ? op : "");
-            where(out, items.get(i));
-        }
-        out.sql(")");
+    private static ColumnDef column(TableShape table, String name) {
+        return table.columns().stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("where field " + name + " is no column"));
     }
 
     @SuppressWarnings("unchecked")
-    private static void comparisons(List<Runnable> parts, Stmt.Builder out, String column, Map<String, Object> ops) {
+    private static void comparisons(ReadBuilder b, List<Filter> parts, ColumnDef column, Map<String, Object> ops,
+                                    String path) {
         for (Map.Entry<String, Object> op : ops.entrySet()) {
             Object operand = op.getValue();
-            String path = "where." + column + "." + op.getKey();
+            String at = path + "." + op.getKey();
             if (operand == null) {
-                throw VersoException.argument(ErrorCode.INVALID_REQUEST, path
-                        + " is null: comparisons with null match nothing; use isNull", path);
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, at
+                        + " is null: comparisons with null match nothing; use isNull", at);
             }
-            parts.add(switch (op.getKey()) {
-                case "eq" -> () -> binary(out, column, " = ", operand);
-                case "ne" -> () -> binary(out, column, " <> ", operand);
-                case "lt" -> () -> binary(out, column, " < ", operand);
-                case "le" -> () -> binary(out, column, " <= ", operand);
-                case "gt" -> () -> binary(out, column, " > ", operand);
-                case "ge" -> () -> binary(out, column, " >= ", operand);
-                case "like" -> () -> binary(out, column, " LIKE ", operand);
-                case "ilike" -> () -> binary(out, column, " ILIKE ", operand);
-                case "in" -> () -> in(out, column, (List<Object>) operand, false);
-                case "notIn" -> () -> in(out, column, (List<Object>) operand, true);
-                case "isNull" -> () -> out.sql("(").ident(column)
-                        .sql(Boolean.TRUE.equals(operand) ? " IS NULL)" : " IS NOT NULL)");
+            Pos pos = b.at(new Origin.Argument(at));
+            Filter.Op kind = switch (op.getKey()) {
+                case "eq" -> Filter.Op.EQ;
+                case "ne" -> Filter.Op.NE;
+                case "lt" -> Filter.Op.LT;
+                case "le" -> Filter.Op.LE;
+                case "gt" -> Filter.Op.GT;
+                case "ge" -> Filter.Op.GE;
+                case "like" -> Filter.Op.LIKE;
+                case "ilike" -> Filter.Op.ILIKE;
+                case "in" -> Filter.Op.IN;
+                case "notIn" -> Filter.Op.NOT_IN;
+                case "isNull" -> Boolean.TRUE.equals(operand) ? Filter.Op.IS_NULL : Filter.Op.NOT_NULL;
                 default -> throw new IllegalStateException("comparison " + op.getKey() + " has no translation");
-            });
+            };
+            List<Object> values = switch (kind) {
+                case IN, NOT_IN -> new ArrayList<>((List<Object>) operand);
+                case IS_NULL, NOT_NULL -> List.of();
+                default -> List.of(operand);
+            };
+            parts.add(new Filter.Compare(column, kind, values, pos));
         }
     }
 
-    private static void binary(Stmt.Builder out, String column, String op, Object operand) {
-        out.sql("(").ident(column).sql(op).param(operand).sql(")");
-    }
-
-    private static void in(Stmt.Builder out, String column, List<Object> items, boolean negated) {
-        if (items.isEmpty()) {
-            out.sql(negated ? "TRUE" : "FALSE");
-            return;
-        }
-        out.sql(negated ? "(NOT (" : "(").ident(column).sql(" IN (");
-        for (int i = 0; i < items.size(); i++) {
-            out.sql(i > 0 ? ", " : "").param(items.get(i));
-        }
-        out.sql(negated ? ")))" : "))");
-    }
-
-    /** ORDER BY the client's columns, then the key (or every column) so pages never overlap. */
-    static void orderBy(Stmt.Builder out, List<Map<String, Object>> orderBy, List<String> tieBreakers) {
-        List<String> used = new ArrayList<>();
-        out.sql(" ORDER BY ");
-        for (Map<String, Object> item : orderBy) {
-            String column = (String) item.get("column");
-            out.sql(used.isEmpty() ? "" : ", ").ident(column);
-            out.sql("DESC".equals(item.get("direction")) ? " DESC" : " ASC");
+    /** The client's order, then the key (or every column) so pages never overlap. */
+    static List<ReadBuilder.Sort> orderBy(TableShape table, List<Map<String, Object>> orderBy) {
+        List<ReadBuilder.Sort> sorts = new ArrayList<>();
+        for (int i = 0; i < orderBy.size(); i++) {
+            Map<String, Object> item = orderBy.get(i);
+            String name = (String) item.get("column");
+            if (sorts.stream().anyMatch(s -> s.column().name().equals(name))) {
+                // As REST refuses it: the same input gets the same code on every surface.
+                throw VersoException.argument(ErrorCode.INVALID_PARAMETER, "column '" + name + "' is ordered by twice",
+                        "orderBy[" + i + "]");
+            }
             Object nulls = item.get("nulls");
-            if (nulls != null) {
-                out.sql("FIRST".equals(nulls) ? " NULLS FIRST" : " NULLS LAST");
-            }
-            used.add(column);
+            sorts.add(new ReadBuilder.Sort(column(table, name), "DESC".equals(item.get("direction")),
+                    nulls == null ? null : "FIRST".equals(nulls)));
         }
-        for (String column : tieBreakers) {
-            if (!used.contains(column)) {
-                out.sql(used.isEmpty() ? "" : ", ").ident(column).sql(" ASC");
-                used.add(column);
-            }
-        }
+        return ReadBuilder.withTieBreak(table.def(), sorts);
     }
 }

@@ -3,16 +3,22 @@ package io.verso.api.graphql;
 import io.verso.catalog.ColumnDef;
 import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
-import io.verso.error.ErrorCode;
-import io.verso.error.VersoException;
-import java.nio.charset.StandardCharsets;
+import io.verso.error.Origin;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Query;
+import io.verso.sql.ast.Statement;
+import io.verso.surface.Cursor;
+import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The read fields' jobs: a page of rows, one key's row, one key's history, an aggregate, a row's history. */
+/**
+ * The read fields' jobs: a page of rows, one key's row, one key's history, an aggregate, a row's
+ * history. Each builds its statement with the resource layer's one {@link ReadBuilder}, as REST does.
+ */
 final class ReadJobs {
 
     private ReadJobs() {
@@ -27,33 +33,6 @@ final class ReadJobs {
                      Map<String, Object> avg, long asOfCommit) {
     }
 
-    /**
-     * Cursors carry the commit the first page was read at and the position after the last row, so
-     * following pages of a VERSIONED or APPEND table read the same commit and neither skip nor repeat
-     * rows while writes go on. (An UPSERT table keeps no history: its pages read the current rows.)
-     */
-    static String cursor(long commit, long offset) {
-        return Base64.getUrlEncoder().withoutPadding()
-                .encodeToString(("v1:" + commit + ":" + offset).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static long[] decodeCursor(String cursor) {
-        try {
-            String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split(":");
-            if (parts.length == 3 && parts[0].equals("v1")) {
-                long commit = Long.parseLong(parts[1]);
-                long offset = Long.parseLong(parts[2]);
-                if (commit >= 0 && offset >= 0) {
-                    return new long[] {commit, offset};
-                }
-            }
-        } catch (IllegalArgumentException e) {
-            // reported below
-        }
-        throw VersoException.argument(ErrorCode.INVALID_REQUEST, "'" + cursor + "' is not a cursor this service made",
-                "after");
-    }
-
     static List<Row> rows(StatementResult result, long commit) {
         StatementResult.Rows rows = (StatementResult.Rows) result;
         List<Row> out = new ArrayList<>(rows.rows().size());
@@ -65,21 +44,6 @@ final class ReadJobs {
             out.add(new Row(row, commit));
         }
         return out;
-    }
-
-    /** {@code FROM "t" [AS OF COMMIT ? | AS OF TIMESTAMP ?]} or the same of {@code history("t")}. */
-    static void from(Stmt.Builder b, TableShape table, boolean history, Long asOf, String asOfTime) {
-        b.sql(" FROM ");
-        if (history) {
-            b.sql("history(").ident(table.name()).sql(")");
-        } else {
-            b.ident(table.name());
-        }
-        if (asOf != null) {
-            b.sql(" AS OF COMMIT ").param(asOf);
-        } else if (asOfTime != null) {
-            b.sql(" AS OF TIMESTAMP ").param(asOfTime);
-        }
     }
 
     /**
@@ -105,11 +69,19 @@ final class ReadJobs {
         return table.historied() ? pinned : null;
     }
 
-    static void keyEquals(Stmt.Builder b, TableShape table, Map<String, Object> key) {
-        List<ColumnDef> keys = table.keys();
-        for (int i = 0; i < keys.size(); i++) {
-            b.sql(i > 0 ? " AND " : "").ident(keys.get(i).name()).sql(" = ").param(key.get(keys.get(i).name()));
+    static Pos at(ReadBuilder b, String path) {
+        return b.at(new Origin.Argument(path));
+    }
+
+    /** {@code k1 = ? AND ...} for a key given as argument values, each at its argument. */
+    static Expr keyEquals(ReadBuilder b, TableShape table, Map<String, Object> key, String prefix) {
+        List<Object> values = new ArrayList<>();
+        List<Pos> positions = new ArrayList<>();
+        for (ColumnDef c : table.keys()) {
+            values.add(key.get(c.name()));
+            positions.add(at(b, prefix + c.name()));
         }
+        return b.keyEquals(table.def(), values, positions);
     }
 
     /** {@code t(where, orderBy, limit, offset, after, asOfCommit)}. */
@@ -144,20 +116,15 @@ final class ReadJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             at = readAt(table, asOf, asOfTime, pinned);
-            Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            from(b, table, false, at, asOfTime);
-            if (where != null && !where.isEmpty()) {
-                b.sql(" WHERE ");
-                Predicates.where(b, where);
-            }
-            List<String> tieBreakers = (table.keyed() ? table.keys() : table.columns()).stream()
-                    .map(ColumnDef::name).toList();
-            Predicates.orderBy(b, orderBy == null ? List.of() : orderBy, tieBreakers);
+            Pos field = at(b, table.name());
+            Expr filter = where == null || where.isEmpty() ? null : b.where(Predicates.where(b, table, where, "where"));
+            List<ReadBuilder.Sort> sorts = Predicates.orderBy(table, orderBy == null ? List.of() : orderBy);
             // One row more than asked tells whether there is a next page.
-            b.sql(" LIMIT ").param(limit + 1).sql(" OFFSET ").param(offset);
-            return List.of(b.build());
+            return List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, field, filter,
+                    ReadBuilder.orderBy(sorts, field), (long) limit + 1, offset, b.asOf(at, asOfTime, at(b, "asOfCommit"), at(b, "asOfTime")),
+                    field));
         }
 
         @Override
@@ -167,7 +134,8 @@ final class ReadJobs {
             boolean more = rows.size() > limit;
             List<Row> nodes = more ? rows.subList(0, limit) : rows;
             state.addRows(nodes.size(), maxRows);
-            String end = nodes.isEmpty() ? null : cursor(commit, offset + nodes.size());
+            String end = nodes.isEmpty() ? null
+                    : Cursor.offset(table.historied() ? commit : null, offset + nodes.size()).encode();
             return new Page(List.copyOf(nodes), commit, more, end);
         }
     }
@@ -198,13 +166,11 @@ final class ReadJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             at = readAt(table, asOf, asOfTime, pinned);
-            Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            from(b, table, false, at, asOfTime);
-            b.sql(" WHERE ");
-            keyEquals(b, table, key);
-            return List.of(b.build());
+            Pos field = at(b, table.name() + "_by_key");
+            return List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, field,
+                    keyEquals(b, table, key, ""), List.of(), null, null, b.asOf(at, asOfTime, at(b, "asOfCommit"), at(b, "asOfTime")), field));
         }
 
         @Override
@@ -247,18 +213,18 @@ final class ReadJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             at = readAt(table, asOf, asOfTime, pinned);
-            Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            from(b, table, true, at, asOfTime);
-            b.sql(" WHERE ");
-            keyEquals(b, table, key);
+            Pos field = at(b, table.name() + "_history");
+            Expr where = keyEquals(b, table, key, "");
             if (group != null) {
-                b.sql(" AND ").ident("_group").sql(" = ").param(group);
+                Pos g = at(b, "group");
+                where = ReadBuilder.and(where, new Expr.Binary(Expr.BinaryOp.EQ, ReadBuilder.column("_group", g),
+                        b.param(group, g), g), g);
             }
-            b.sql(" ORDER BY ").ident("_commit").sql(", ").ident("_group")
-                    .sql(" LIMIT ").param(limit).sql(" OFFSET ").param(offset);
-            return List.of(b.build());
+            return List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.HISTORY, field, where,
+                    ReadBuilder.orderByNames(ReadBuilder.HISTORY_ORDER, field), (long) limit, offset,
+                    b.asOf(at, asOfTime, at(b, "asOfCommit"), at(b, "asOfTime")), field));
         }
 
         @Override
@@ -292,23 +258,24 @@ final class ReadJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             at = readAt(table, asOf, asOfTime, pinned);
-            Stmt.Builder b = Stmt.builder().sql("SELECT count(*)");
+            Pos field = at(b, table.name() + "_aggregate");
+            List<Query.SelectItem> items = new ArrayList<>();
+            items.add(ReadBuilder.countStar(field));
             for (ColumnDef c : table.columns()) {
                 if (TableShape.orderable(c.type())) {
-                    b.sql(", min(").ident(c.name()).sql("), max(").ident(c.name()).sql(")");
+                    items.add(ReadBuilder.call("min", c, field));
+                    items.add(ReadBuilder.call("max", c, field));
                 }
                 if (TableShape.summable(c.type())) {
-                    b.sql(", sum(").ident(c.name()).sql("), avg(").ident(c.name()).sql(")");
+                    items.add(ReadBuilder.call("sum", c, field));
+                    items.add(ReadBuilder.call("avg", c, field));
                 }
             }
-            from(b, table, false, at, asOfTime);
-            if (where != null && !where.isEmpty()) {
-                b.sql(" WHERE ");
-                Predicates.where(b, where);
-            }
-            return List.of(b.build());
+            Expr filter = where == null || where.isEmpty() ? null : b.where(Predicates.where(b, table, where, "where"));
+            return List.of(ReadBuilder.select(items, table.name(), ReadBuilder.Source.ROWS, field, filter, List.of(),
+                    null, null, b.asOf(at, asOfTime, at(b, "asOfCommit"), at(b, "asOfTime")), field));
         }
 
         @Override
@@ -358,7 +325,7 @@ final class ReadJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             throw new IllegalStateException("nested history jobs run in a NestedHistoryBatch");
         }
 
@@ -391,31 +358,28 @@ final class ReadJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             NestedHistoryJob first = members.get(0);
             TableShape table = first.table;
-            List<ColumnDef> keys = table.keys();
-            Stmt.Builder b = Stmt.builder().sql("SELECT *");
-            // The parent rows were read at this commit: their history is read as it was then.
-            from(b, table, true, first.parent.commit(), null);
-            b.sql(" WHERE ");
-            if (keys.size() == 1) {
-                b.ident(keys.get(0).name()).sql(" IN (");
-                for (int i = 0; i < members.size(); i++) {
-                    b.sql(i > 0 ? ", " : "").param(members.get(i).parent.values().get(keys.get(0).name()));
+            Pos field = at(b, "_history");
+            Expr where;
+            if (table.keys().size() == 1) {
+                ColumnDef key = table.keys().get(0);
+                List<Expr> values = new ArrayList<>();
+                for (NestedHistoryJob member : members) {
+                    values.add(b.value(key, member.parent.values().get(key.name()), field));
                 }
-                b.sql(")");
+                where = new Expr.InList(false, ReadBuilder.column(key, field), values, field);
             } else {
-                b.sql("(");
-                for (int i = 0; i < members.size(); i++) {
-                    b.sql(i > 0 ? " OR " : "").sql("(");
-                    keyEquals(b, table, members.get(i).parent.values());
-                    b.sql(")");
+                List<Expr> keys = new ArrayList<>();
+                for (NestedHistoryJob member : members) {
+                    keys.add(keyEquals(b, table, member.parent.values(), "_history."));
                 }
-                b.sql(")");
+                where = ReadBuilder.or(keys, field);
             }
-            b.sql(" ORDER BY ").ident("_commit").sql(", ").ident("_group");
-            return List.of(b.build());
+            // The parent rows were read at this commit: their history is read as it was then.
+            return List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.HISTORY, field, where, ReadBuilder.orderByNames(ReadBuilder.HISTORY_ORDER, field), null,
+                    null, b.asOf(first.parent.commit(), field), field));
         }
 
         @Override

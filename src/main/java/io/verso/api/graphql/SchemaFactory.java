@@ -30,7 +30,11 @@ import io.verso.api.graphql.WriteJobs.RowOutcome;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Pos;
+import io.verso.surface.Cursor;
+import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -566,25 +570,14 @@ final class SchemaFactory {
         return env.getArgument("asOfTime");
     }
 
+    /** Page sizes and offsets follow the resource layer's rules (and codes), with this surface's configured bounds. */
     private int limit(DataFetchingEnvironment env) {
-        Integer limit = env.getArgument("limit");
-        if (limit == null) {
-            return properties.defaultLimit();
-        }
-        if (limit < 0 || limit > properties.maxLimit()) {
-            throw VersoException.argument(ErrorCode.INVALID_LIMIT, "limit must be between 0 and "
-                    + properties.maxLimit() + " (verso.graphql.max-limit), not " + limit, "limit");
-        }
-        return limit;
+        return ReadBuilder.limit(env.getArgument("limit"), properties.defaultLimit(), properties.maxLimit(),
+                Pos.of(new Origin.Argument("limit")));
     }
 
     private static long offset(DataFetchingEnvironment env) {
-        Integer offset = env.getArgument("offset");
-        if (offset != null && offset < 0) {
-            throw VersoException.argument(ErrorCode.INVALID_LIMIT, "offset must not be negative, not " + offset,
-                    "offset");
-        }
-        return offset == null ? 0 : offset;
+        return ReadBuilder.offset(env.getArgument("offset"), Pos.of(new Origin.Argument("offset")));
     }
 
     private CompletableFuture<Object> listRows(DataFetchingEnvironment env, TableShape t) {
@@ -597,11 +590,11 @@ final class SchemaFactory {
             if (env.getArgument("offset") != null) {
                 throw VersoException.argument(ErrorCode.INVALID_REQUEST, "give after or offset, not both", "after");
             }
-            long[] cursor = ReadJobs.decodeCursor(after);
-            offset = cursor[1];
-            if (asOf == null && t.historied() && cursor[0] > 0) {
+            Cursor cursor = Cursor.decode(after, Pos.of(new Origin.Argument("after")));
+            offset = cursor.offset();
+            if (asOf == null && t.historied() && cursor.commit() != null) {
                 // The cursor keeps the commit its first page read at, asOfTime resolved included.
-                asOf = cursor[0];
+                asOf = cursor.commit();
                 asOfTime = null;
             }
         }
@@ -647,7 +640,7 @@ final class SchemaFactory {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<io.verso.sql.ast.Statement> statements(ReadBuilder b, Long pinned) {
             return List.of();
         }
 

@@ -5,6 +5,11 @@ import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
+import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -100,8 +105,10 @@ final class WriteJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
-            List<Stmt> out = new ArrayList<>();
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
+            List<Statement> out = new ArrayList<>();
+            Ident target = new Ident(table.name(), ReadJobs.at(b, (upsert ? "upsert_" : "insert_") + table.name()));
+            Ident groupIdent = group == null ? null : new Ident(group, ReadJobs.at(b, "group"));
             int start = 0;
             while (start < rows.size()) {
                 Set<String> columns = rows.get(start).keySet();
@@ -109,33 +116,31 @@ final class WriteJobs {
                 while (end < rows.size() && rows.get(end).keySet().equals(columns)) {
                     end++;
                 }
-                out.add(statement(new ArrayList<>(new LinkedHashSet<>(columns)), rows.subList(start, end)));
+                out.add(statement(b, target, groupIdent, new ArrayList<>(new LinkedHashSet<>(columns)), start, end));
                 start = end;
             }
             return out;
         }
 
-        private Stmt statement(List<String> columns, List<Map<String, Object>> run) {
-            Stmt.Builder b = Stmt.builder().sql(upsert ? "UPSERT INTO " : "INSERT INTO ").ident(table.name());
+        /** One INSERT/UPSERT of rows start to end (exclusive), each value a parameter at its argument path. */
+        private Statement statement(ReadBuilder b, Ident target, Ident groupIdent, List<String> columns, int start,
+                                    int end) {
             if (columns.isEmpty()) {
-                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "a row gives no column", "rows");
+                throw VersoException.argument(ErrorCode.INVALID_REQUEST, "a row gives no column", "rows[" + start + "]");
             }
-            b.sql(" (");
-            for (int i = 0; i < columns.size(); i++) {
-                b.sql(i > 0 ? ", " : "").ident(columns.get(i));
+            List<Ident> names = new ArrayList<>();
+            for (String column : columns) {
+                names.add(new Ident(column, ReadJobs.at(b, "rows[" + start + "]." + column)));
             }
-            b.sql(") VALUES ");
-            for (int r = 0; r < run.size(); r++) {
-                b.sql(r > 0 ? ", (" : "(");
-                for (int i = 0; i < columns.size(); i++) {
-                    b.sql(i > 0 ? ", " : "").param(run.get(r).get(columns.get(i)));
+            List<List<Expr>> values = new ArrayList<>();
+            for (int r = start; r < end; r++) {
+                List<Expr> row = new ArrayList<>();
+                for (String column : columns) {
+                    row.add(b.param(rows.get(r).get(column), ReadJobs.at(b, "rows[" + r + "]." + column)));
                 }
-                b.sql(")");
+                values.add(row);
             }
-            if (group != null) {
-                b.sql(" ATTRIBUTE GROUP ").ident(group);
-            }
-            return b.build();
+            return new Statement.InsertRows(upsert, target, names, values, groupIdent, ReadJobs.at(b, "rows"));
         }
 
         @Override
@@ -149,8 +154,8 @@ final class WriteJobs {
     }
 
     /**
-     * {@code delete_t(keys, at)}: tombstones for the keys, written whether or not they have a live row.
-     * Keys that share all but their last key column go into one DELETE with an IN list.
+     * {@code delete_t(keys, at)}: tombstones for the keys, written whether or not they have a live row,
+     * as one delete that carries its keys.
      */
     static final class DeleteJob extends WriteJob {
         private final List<Map<String, Object>> keys;
@@ -168,43 +173,29 @@ final class WriteJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
-            List<ColumnDef> keyColumns = table.keys();
-            List<ColumnDef> prefix = keyColumns.subList(0, keyColumns.size() - 1);
-            ColumnDef last = keyColumns.get(keyColumns.size() - 1);
-            Map<List<Object>, List<Integer>> byPrefix = new LinkedHashMap<>();
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
+            // One statement that names its keys: each tombstone carries its key values and the ordering
+            // values of "at", each at the argument it came from (the analyzer reports a missing one).
+            List<Statement.Tombstone> tombstones = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
-                List<Object> p = new ArrayList<>();
-                for (ColumnDef c : prefix) {
-                    p.add(keys.get(i).get(c.name()));
+                List<Statement.Assignment> values = new ArrayList<>();
+                for (ColumnDef c : table.keys()) {
+                    Pos pos = ReadJobs.at(b, "keys[" + i + "]." + c.name());
+                    values.add(new Statement.Assignment(new Ident(c.name(), pos), b.param(keys.get(i).get(c.name()),
+                            pos)));
                 }
-                byPrefix.computeIfAbsent(p, k -> new ArrayList<>()).add(i);
+                for (Map.Entry<String, Object> value : at.entrySet()) {
+                    Pos pos = ReadJobs.at(b, "at." + value.getKey());
+                    values.add(new Statement.Assignment(new Ident(value.getKey(), pos), b.param(value.getValue(), pos)));
+                }
+                tombstones.add(new Statement.Tombstone(values, ReadJobs.at(b, "keys[" + i + "]")));
             }
             order.clear();
-            List<Stmt> out = new ArrayList<>();
-            for (Map.Entry<List<Object>, List<Integer>> group : byPrefix.entrySet()) {
-                Stmt.Builder b = Stmt.builder().sql("DELETE FROM ").ident(table.name()).sql(" WHERE ");
-                for (int i = 0; i < prefix.size(); i++) {
-                    b.ident(prefix.get(i).name()).sql(" = ").param(group.getKey().get(i)).sql(" AND ");
-                }
-                b.ident(last.name()).sql(" IN (");
-                List<Integer> members = group.getValue();
-                for (int i = 0; i < members.size(); i++) {
-                    b.sql(i > 0 ? ", " : "").param(keys.get(members.get(i)).get(last.name()));
-                }
-                b.sql(")");
-                if (!at.isEmpty()) {
-                    b.sql(" AT (");
-                    int i = 0;
-                    for (Map.Entry<String, Object> value : at.entrySet()) {
-                        b.sql(i++ > 0 ? ", " : "").ident(value.getKey()).sql(" = ").param(value.getValue());
-                    }
-                    b.sql(")");
-                }
-                out.add(b.build());
-                order.addAll(members);
+            for (int i = 0; i < keys.size(); i++) {
+                order.add(i);
             }
-            return out;
+            return List.of(new Statement.DeleteKeys(new Ident(table.name(), ReadJobs.at(b, "delete_" + table.name())),
+                    tombstones, ReadJobs.at(b, "keys")));
         }
 
         @Override
@@ -237,7 +228,7 @@ final class WriteJobs {
         }
 
         @Override
-        public List<Stmt> statements(Long pinned) {
+        public List<Statement> statements(ReadBuilder b, Long pinned) {
             throw error;
         }
 

@@ -65,18 +65,73 @@ public sealed interface Statement {
     }
 
     record DropTable(Ident name, boolean ifExists, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return name;
+        }
+
+        @Override
+        public String dependencyVerb() {
+            return "DROP TABLE";
+        }
     }
 
     record AddColumn(Ident table, ColumnDefinition column, Ident group, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "ALTER TABLE";
+        }
     }
 
     record DropColumn(Ident table, Ident column, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "ALTER TABLE";
+        }
+
+        @Override
+        public String dependencyVerb() {
+            return "DROP COLUMN of";
+        }
     }
 
     record RenameColumn(Ident table, Ident from, Ident to, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "ALTER TABLE";
+        }
+
+        @Override
+        public String dependencyVerb() {
+            return "RENAME COLUMN of";
+        }
     }
 
     record RenameTable(Ident table, Ident to, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String dependencyVerb() {
+            return "RENAME of";
+        }
     }
 
     /**
@@ -84,10 +139,28 @@ public sealed interface Statement {
      * much history the retention job keeps.
      */
     record SetRetention(Ident table, Long commits, String interval, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
     }
 
     /** {@code ALTER TABLE t ADD SYSTEM VERSIONING} ({@code add}) or {@code DROP SYSTEM VERSIONING}. */
     record AlterSystemVersioning(Ident table, boolean add, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "ALTER TABLE";
+        }
+
+        @Override
+        public String dependencyVerb() {
+            return "SYSTEM VERSIONING of";
+        }
     }
 
     /** START TRANSACTION / BEGIN, COMMIT or ROLLBACK framing statements of a request. */
@@ -98,14 +171,37 @@ public sealed interface Statement {
 
     /** An ALTER that would change the mode or the ordering columns: parsed only to be refused clearly. */
     record ChangeOrdering(Ident table, String what, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "ALTER TABLE";
+        }
     }
 
     /** Removes every version of the matched keys, current row included: for data-protection requests. */
     record Erase(Ident table, Expr where, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "ERASE";
+        }
     }
 
     record CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope,
                        boolean unique, List<Boolean> descending, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
         public CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope,
                            Pos pos) {
             this(name, ifNotExists, table, columns, scope, false, columns.stream().map(c -> false).toList(), pos);
@@ -120,6 +216,10 @@ public sealed interface Statement {
      * SYSTEM_TIME t} ({@code before} a {@link AsOf.SystemTime} AS OF t), or with no BEFORE (null).
      */
     record DeleteHistory(Ident table, AsOf before, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
     }
 
     record ShowTables(Pos pos) implements Statement {
@@ -163,6 +263,16 @@ public sealed interface Statement {
      */
     record InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Query query,
                       Ident group, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return upsert ? "UPSERT" : "INSERT";
+        }
+
         public InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Ident group,
                           Pos pos) {
             this(upsert, table, columns, rows, null, group, pos);
@@ -173,10 +283,28 @@ public sealed interface Statement {
     }
 
     record Update(Ident table, List<Assignment> assignments, Expr where, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "UPDATE";
+        }
     }
 
     /** {@code at} holds the ordering values of the tombstones; empty when the clause is absent. */
     record Delete(Ident table, Expr where, List<Assignment> at, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "DELETE";
+        }
     }
 
     /**
@@ -186,6 +314,15 @@ public sealed interface Statement {
      * key has a live row.
      */
     record DeleteKeys(Ident table, List<Tombstone> keys, Pos pos) implements Statement {
+        @Override
+        public Ident target() {
+            return table;
+        }
+
+        @Override
+        public String writeVerb() {
+            return "DELETE";
+        }
     }
 
     /** Key and ordering column values of one tombstone. */
@@ -213,6 +350,30 @@ public sealed interface Statement {
     }
 
     record ShowDerived(Pos pos) implements Statement {
+    }
+
+    /**
+     * The one existing table the statement writes, alters, indexes or drops, or null (reads, catalog
+     * listings, CREATE, access control, statements on no single table).
+     */
+    default Ident target() {
+        return null;
+    }
+
+    /**
+     * How a refusal names a change of the target's rows or columns (UPSERT, INSERT, UPDATE, DELETE,
+     * ERASE, ALTER TABLE), or null when the statement changes neither: a derived table refuses these.
+     */
+    default String writeVerb() {
+        return null;
+    }
+
+    /**
+     * How a refusal names dropping or renaming the target or one of its columns (DROP TABLE, RENAME
+     * of, DROP COLUMN of, RENAME COLUMN of), or null: a table derived tables read refuses these.
+     */
+    default String dependencyVerb() {
+        return null;
     }
 
     /** Whether the statement makes a commit: everything but reads and catalog listings. */

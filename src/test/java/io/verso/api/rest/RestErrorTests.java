@@ -141,7 +141,7 @@ class RestErrorTests extends IntegrationTest {
                 400, "INVALID_VALUE", "filter[0]");
         problem(rest.request().queryParam("order", "colour").get("/v1/tables/{t}/rows", t),
                 400, "UNKNOWN_COLUMN", "order[0]");
-        problem(rest.request().queryParam("limit", 0).get("/v1/tables/{t}/rows", t), 400, "INVALID_PARAMETER", "limit");
+        problem(rest.request().queryParam("limit", 0).get("/v1/tables/{t}/rows", t), 400, "INVALID_LIMIT", "limit");
         problem(rest.request().queryParam("limit", "many").get("/v1/tables/{t}/rows", t), 400, "INVALID_REQUEST", "limit");
         problem(rest.request().queryParam("cursor", "garbage!").get("/v1/tables/{t}/rows", t),
                 400, "INVALID_PARAMETER", "cursor");

@@ -1,0 +1,39 @@
+package io.verso.compile;
+
+import io.verso.sql.ast.Expr;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The lookups that turn a time into a commit, for AS OF TIMESTAMP and FOR SYSTEM_TIME: the time an
+ * expression names, and the latest commit made at (or strictly before) a time. The expression has
+ * been checked to be constant ({@code analyze.AsOfResolver#requireConstant}); its values are binds.
+ */
+public final class TimeCompiler {
+
+    private TimeCompiler() {
+    }
+
+    /** The latest commit up to {@code latestCommit} made at or before the time {@code value} names, 0 if none. */
+    public static CompiledSql commitAtOrBefore(Expr value, long latestCommit, List<Object> params) {
+        SqlBuilder b = new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
+                .bind(latestCommit).sql(" AND committed_at <= CAST((");
+        new ExprCompiler(null, params, null).emit(b, value);
+        return b.sql(") AS timestamptz)").build();
+    }
+
+    /** The instant {@code value} names, as timestamptz. */
+    public static CompiledSql instant(Expr value, List<Object> params) {
+        SqlBuilder b = new SqlBuilder().sql("SELECT CAST((");
+        new ExprCompiler(null, params, null).emit(b, value);
+        return b.sql(") AS timestamptz)").build();
+    }
+
+    /** The latest commit up to {@code latestCommit} made before ({@code strict}) or at {@code t}, 0 if none. */
+    public static CompiledSql commitAt(Instant t, boolean strict, long latestCommit) {
+        // Commit times are UTC wall times in period columns: compare them as such.
+        return new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
+                .bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
+                .sql(" CAST(").bind(t.toString()).sql(" AS timestamptz)").build();
+    }
+}
