@@ -34,6 +34,8 @@ public class Catalog {
     private final TableRepository tables;
     private final JdbcTemplate jdbc;
     private volatile Snapshot latest = new Snapshot(-1);
+    /** Versions below this are older than a change this instance committed: never the newest seen again. */
+    private volatile long floor;
 
     private final TransactionTemplate repeatableRead;
 
@@ -56,6 +58,13 @@ public class Catalog {
      */
     @Transactional(propagation = Propagation.SUPPORTS) // a cache hit needs no transaction
     public Optional<TableDef> findLatest(String name) {
+        // A table the newest version this instance has seen defines is taken as it is, with no query: the
+        // statements are bound again in the engine's own snapshot, which refuses what a stale definition
+        // would get wrong. A name not known there (perhaps made by another instance) is looked up.
+        Optional<TableDef> known = latest.cached(name);
+        if (known != null && known.isPresent()) {
+            return known;
+        }
         Optional<TableDef> cached = snapshot(currentVersion()).cached(name);
         if (cached != null) {
             return cached;
@@ -71,8 +80,9 @@ public class Catalog {
 
     /**
      * Definitions as of catalog {@code version}, the value of verso.catalog_version in the caller's
-     * committed snapshot. Tables are loaded once per version and shared by every reader of it. Only
-     * read-only requests use this: a writer may change the catalog and roll back.
+     * committed snapshot. Tables are loaded once per version and shared by every reader of it. A writer
+     * uses it only for the committed version it read under the commit lock, until it changes the catalog
+     * itself (a change may roll back).
      */
     public Snapshot snapshot(long version) {
         Snapshot current = latest;
@@ -80,10 +90,27 @@ public class Catalog {
             return current;
         }
         Snapshot fresh = new Snapshot(version);
-        if (version > current.version) {
+        if (version > current.version && version >= floor) {
             latest = fresh;
         }
         return fresh;
+    }
+
+    /**
+     * The newest catalog version a reader of this instance has seen, null before the first: what a
+     * one-round-trip read binds against before its own snapshot confirms (or refutes) the version.
+     */
+    @Transactional(propagation = Propagation.SUPPORTS)
+    public Snapshot latestSnapshot() {
+        Snapshot current = latest;
+        return current.version < 0 ? null : current;
+    }
+
+    /** Forgets the newest version seen: this instance committed a catalog change (its version is unknown here). */
+    @Transactional(propagation = Propagation.SUPPORTS)
+    public synchronized void forgetLatest() {
+        floor = Math.max(floor, latest.version + 1);
+        latest = new Snapshot(-1);
     }
 
     /** Cached definitions of one catalog version. */
@@ -95,12 +122,16 @@ public class Catalog {
             this.version = version;
         }
 
+        public long version() {
+            return version;
+        }
+
         public Optional<TableDef> find(String name) {
             return byName.computeIfAbsent(name, Catalog.this::find);
         }
 
         /** The cached definition, or null when this version has not loaded the name yet. */
-        Optional<TableDef> cached(String name) {
+        public Optional<TableDef> cached(String name) {
             return byName.get(name);
         }
     }

@@ -164,13 +164,26 @@ public class StatementEngine {
             VersoPrincipal principal = Caller.current();
             String recorded = principal.name() != null ? principal.name() : actor;
             if (!writes) {
-                return router.read(target -> transaction.execute(status ->
-                        new Request(params, false, principal, recorded, target).run(script.statements(), status)));
+                Statement only = script.statements().size() == 1 ? script.statements().get(0) : null;
+                return router.read(target -> {
+                    if (only instanceof Statement.Select select) {
+                        ExecutionResult fast = new Request(params, false, principal, recorded, target).runOnce(select);
+                        if (fast != null) {
+                            return fast;
+                        }
+                    }
+                    return transaction.execute(status ->
+                            new Request(params, false, principal, recorded, target).run(script.statements(), status));
+                });
             }
+
             Request request = new Request(params, true, principal, recorded, null);
             ExecutionResult result = transaction.execute(status -> request.run(script.statements(), status));
             if (result.commit() != null) {
                 // A request whose writes were all rolled back made no commit.
+                if (request.catalogChanged) {
+                    catalog.forgetLatest();
+                }
                 router.committed(result.commit(), request.catalogChanged);
             }
             return result;
@@ -206,6 +219,8 @@ public class StatementEngine {
         private final Set<String> erased = new HashSet<>();
         private final Set<String> derivedCreated = new HashSet<>();
         private boolean readPast;
+        /** Bound before its snapshot is known (runOnce): no lookup may leave the request's round trip. */
+        private boolean once;
 
         Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
                 ReadRouter.ReadTarget target) {
@@ -262,12 +277,10 @@ public class StatementEngine {
                 // that after taking the lock each statement sees every earlier commit.
                 sql.update(new SqlBuilder().sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").build());
                 // One round trip: the timeout, the latest commit and the catalog version of this snapshot.
-                long[] state = sql.query(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
-                        .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
-                        .bind(timeout).sql(", true)").build(), rs -> {
-                            rs.next();
-                            return new long[] {rs.getLong(1), rs.getLong(2)};
-                        });
+                long[] state = sql.query(readState(), rs -> {
+                    rs.next();
+                    return new long[] {rs.getLong(1), rs.getLong(2)};
+                });
                 latest = state[0];
                 target.snapshot(latest, state[1]);
                 catalogSnapshot = catalog.snapshot(state[1]);
@@ -299,8 +312,77 @@ public class StatementEngine {
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
 
+        /**
+         * The read's settings and state in one statement: its timeout (transaction-local), then the latest
+         * commit and the catalog version of its snapshot. Settings every read transaction needs go here.
+         */
+        private CompiledSql readState() {
+            return new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
+                    .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
+                    .bind(properties.statementTimeout().toMillis() + "ms").sql(", true)").build();
+        }
+
+        /**
+         * A single SELECT in one database round trip ({@link SqlRunner#readOnce}): bound against the
+         * newest catalog version this instance has seen, then run together with the lookup of its
+         * snapshot's latest commit and catalog version. The router is told that state before the rows are
+         * read, and may abandon the attempt as before. Null (run the request the ordinary way, which also
+         * gives every error its usual form) when the statement needs a lookup while it is bound (a
+         * definition not cached, a view, AS OF a time), when it fails to bind, or when the snapshot holds
+         * another catalog version or not a commit it reads AS OF.
+         */
+        ExecutionResult runOnce(Statement.Select select) {
+            Catalog.Snapshot assumed = catalog.latestSnapshot();
+            if (assumed == null) {
+                return null;
+            }
+            catalogSnapshot = assumed;
+            once = true;
+            asOf = new AsOfResolver(params, Long.MAX_VALUE, (value, latestCommit) -> {
+                throw NotOnce.INSTANCE;
+            }).withInstants(new AsOfResolver.Instants() {
+                @Override
+                public Instant at(Expr value) {
+                    throw NotOnce.INSTANCE;
+                }
+
+                @Override
+                public long commitAt(Instant t, boolean strict, long latestCommit) {
+                    throw NotOnce.INSTANCE;
+                }
+            });
+            BoundSelect bound;
+            CompiledSql compiled;
+            try {
+                bound = ReadAnalyzer.select(select, this, asOf, params.size());
+                compiled = SelectCompiler.compile(bound, params);
+            } catch (NotOnce | VersoException | StackOverflowError e) {
+                return null;
+            }
+            long[] state = new long[2];
+            ResultReader.Table table = sql.readOnce(readState(), compiled, properties.maxResultRows(), rs -> {
+                rs.next();
+                state[0] = rs.getLong(1);
+                state[1] = rs.getLong(2);
+                target.snapshot(state[0], state[1]);
+                return state[1] == assumed.version() && bound.relations().stream()
+                        .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
+            }, rs -> ResultReader.read(rs, properties.maxResultRows(), properties.maxResultChars()));
+            if (table == null) {
+                return null;
+            }
+            asOf = new AsOfResolver(params, state[0]);
+            boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
+            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
+            return new ExecutionResult(null, state[0], List.of(new StatementResult.Rows("SELECT", table.columns(),
+                    table.rows(), readAt(bound), pinned, fixed)), pinned);
+        }
+
         @Override
         public TableDef table(Ident name) {
+            if (once && !tables.containsKey(name.name()) && catalogSnapshot.cached(name.name()) == null) {
+                throw NotOnce.INSTANCE; // a lookup in another snapshot than the read's
+            }
             TableDef table = tables.computeIfAbsent(name.name(), n -> (catalogSnapshot != null
                     ? catalogSnapshot.find(n) : catalog.find(n)).orElse(null));
             if (table == null) {
@@ -313,6 +395,9 @@ public class StatementEngine {
 
         @Override
         public Optional<ViewDef> view(String name) {
+            if (once) {
+                throw NotOnce.INSTANCE;
+            }
             return views.find(name);
         }
 
@@ -955,6 +1040,15 @@ public class StatementEngine {
             catalogChanged();
             touch(found.get().name(), 0);
             return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
+        }
+    }
+
+    /** A read that {@code runOnce} cannot bind without a lookup of its own: it runs the ordinary way. */
+    private static final class NotOnce extends RuntimeException {
+        static final NotOnce INSTANCE = new NotOnce();
+
+        private NotOnce() {
+            super(null, null, false, false);
         }
     }
 
