@@ -67,15 +67,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs a request: parse, then in one PostgreSQL transaction analyse, compile and execute each
- * statement, and, if anything was written, record one commit. Writers serialise on a
- * transaction-scoped advisory lock taken before their commit sequence is drawn and released only
- * once PostgreSQL has made the commit visible, so sequences increase in visibility order and a
- * reader's snapshot always holds a prefix of the commits.
+ * statement, and, if anything was written, record one commit. Writers of different tables run at
+ * once (see {@link #COMMIT_LOCK}); each draws its sequence under a short lock and waits, before it
+ * commits, for every writer of a lower sequence to end, so sequences increase in visibility order and
+ * a reader's snapshot always holds a prefix of the commits.
  */
 @Service
 public class StatementEngine {
 
-    /** The advisory lock every writer holds from drawing its sequence until its commit is visible. */
+    /**
+     * The commit lock (an advisory lock, db/migration/V18): shared by writers that name their tables up
+     * front, held alone by every other writer, from before its sequence is drawn until it is visible.
+     */
     static final long COMMIT_LOCK = 0x7665_7273_6f00_0001L;
 
     /** The PostgreSQL notification channel every write commit notifies, its commit sequence as payload. */
@@ -176,7 +179,6 @@ public class StatementEngine {
                             new Request(params, false, principal, recorded, target).run(script.statements(), status));
                 });
             }
-
             Request request = new Request(params, true, principal, recorded, null);
             ExecutionResult result = transaction.execute(status -> request.run(script.statements(), status));
             if (result.commit() != null) {
@@ -255,23 +257,28 @@ public class StatementEngine {
             String timeout = properties.statementTimeout().toMillis() + "ms";
             long latest;
             if (writes) {
-                sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ").bind(timeout)
-                        .sql(", true), pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(), rs -> null);
-                // The latest commit made before this one bounds AS OF: the sequence has gaps where requests
-                // failed, and this request's own commit does not exist until it succeeds. The commit's time
-                // comes from the database clock, under the lock, and never goes back behind an earlier
-                // commit's: AS OF TIMESTAMP relies on times ordered like sequences, also across instances
-                // whose clocks disagree.
-                Object[] drawn = sql.query(new SqlBuilder().sql("SELECT nextval('verso.commit_seq'), greatest(")
-                        .sql("clock_timestamp(), (SELECT max(committed_at) FROM verso.commits)), ")
-                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits)").build(), rs -> {
+                // One round trip (verso.begin_commit, db/migration/V18): the timeout; the commit lock, shared
+                // when every table the request writes is named up front (then each of those tables' locks, so
+                // writers of different tables work at once), else exclusive; the sequence, drawn under a short
+                // lock and held until this transaction ends; the commit's time from the database clock, never
+                // behind an earlier commit's; the latest commit made before this one, which bounds AS OF (the
+                // sequence has gaps where requests failed); the catalog version, which no other writer can
+                // change while this one holds the commit lock; whether any derived table exists.
+                List<String> named = namedTables(statements);
+                Object[] drawn = sql.query(new SqlBuilder().sql("SELECT * FROM verso.begin_commit(").bind(timeout)
+                        .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0]
+                                : named.toArray())).sql(", ").bind(named == null).sql(")").build(), rs -> {
                             rs.next();
                             return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
-                                rs.getLong(3)};
+                                rs.getLong(3), rs.getLong(4), rs.getBoolean(5)};
                         });
                 commit = (Long) drawn[0];
                 commitTime = ((java.time.OffsetDateTime) drawn[1]).toInstant();
                 latest = (Long) drawn[2];
+                catalogSnapshot = catalog.snapshot((Long) drawn[3]);
+                if (!(Boolean) drawn[4]) {
+                    derived = List.of();
+                }
             } else {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
@@ -304,10 +311,20 @@ public class StatementEngine {
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
-                commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched, actor));
-                // Inside the transaction: PostgreSQL delivers it only once the commit is visible (feed.CommitSignal).
-                sql.query(new SqlBuilder().sql("SELECT pg_notify(").bind(COMMIT_CHANNEL)
-                        .sql(", ").bind(Long.toString(commit)).sql(")").build(), rs -> null);
+                // One round trip: the commit record and its tables; the notification, inside the transaction, so
+                // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
+                // every writer of a lower sequence to end, so commits become visible in sequence order.
+                sql.query(new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
+                        .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
+                        .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
+                        .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
+                        .bind(commit).sql(", n, r FROM unnest(").bind(new CompiledSql.ArrayBind("text",
+                                tablesTouched.stream().map(CommitRecord.TableTouched::tableName).toArray()))
+                        .sql(", ").bind(new CompiledSql.ArrayBind("bigint",
+                                tablesTouched.stream().map(CommitRecord.TableTouched::rowCount).toArray()))
+                        .sql(") AS x (n, r)) SELECT pg_notify(").bind(COMMIT_CHANNEL).sql(", ")
+                        .bind(Long.toString(commit)).sql("), verso.await_earlier_commits(").bind(commit).sql(")")
+                        .build(), rs -> null);
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
@@ -471,6 +488,10 @@ public class StatementEngine {
         public void catalogChanged() {
             catalogChanged = true;
             tables.clear();
+            if (writes) {
+                // From here on this transaction's own catalog, not the committed version's cache.
+                catalogSnapshot = null;
+            }
         }
 
         @Override
@@ -1041,6 +1062,26 @@ public class StatementEngine {
             touch(found.get().name(), 0);
             return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
         }
+    }
+
+    /**
+     * The tables the request writes when every statement names its one table up front (INSERT/UPSERT
+     * VALUES, DELETE by keys): such a writer locks just those tables and shares the commit lock with
+     * writers of other tables. Null for anything else (a query, UPDATE/DELETE WHERE, DDL, ERASE, ...),
+     * which may read or change any table and so holds the commit lock alone.
+     */
+    private static List<String> namedTables(List<Statement> statements) {
+        List<String> named = new ArrayList<>();
+        for (Statement statement : statements) {
+            if (statement instanceof Statement.InsertRows i && i.query() == null) {
+                named.add(i.table().name());
+            } else if (statement instanceof Statement.DeleteKeys d) {
+                named.add(d.table().name());
+            } else {
+                return null;
+            }
+        }
+        return named;
     }
 
     /** A read that {@code runOnce} cannot bind without a lookup of its own: it runs the ordinary way. */
