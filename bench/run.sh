@@ -46,6 +46,14 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 
+# BENCH_SIZE=small: every scenario at a small size (2,000 keys × 10 versions), a few minutes, to check
+# that the benchmark runs; its figures are not the issue's. Arguments given after it still win.
+size_args=()
+if [ "${BENCH_SIZE:-full}" = small ]; then
+  size_args=(--keys=2000 --versions=10 --keyReads=300 --tableReads=3 --diffReads=3 --concurrentBatches=16
+    --concurrentReads=400)
+fi
 BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
   io.verso.bench.Bench --url="http://127.0.0.1:$PORT" --servicePid=$service \
-  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" "$@"
+  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" --jar=target/verso-0.1.0-SNAPSHOT.jar \
+  "${size_args[@]}" "$@"
