@@ -4,8 +4,8 @@
 -- Lock keys (transaction-scoped advisory locks unless said otherwise):
 --   8531350909232349185 = 0x7665_7273_6f00_0001  the commit lock: SHARE for a writer that names its
 --                         tables up front (plain INSERT/UPSERT VALUES, DELETE by keys), EXCLUSIVE for
---                         every other writer (DDL, UPDATE/DELETE with WHERE, ERASE, derived tables ...),
---                         which so runs alone, as every writer did before.
+--                         every other writer (DDL, UPDATE/DELETE with WHERE, ERASE, a write to a source
+--                         of a derived table ...), which so runs alone, as every writer did before.
 --   (1986359924, hashtext(name))              one per table a SHARE writer writes, taken in hash order
 --                         before its sequence is drawn: writers of one table run one after another.
 --   8531350909232349186 = 0x7665_7273_6f00_0002  session-level, held only while a sequence is drawn
@@ -19,15 +19,16 @@ CREATE FUNCTION verso.begin_commit(timeout text, tables text[], exclusive boolea
     LANGUAGE plpgsql AS $$
 DECLARE
     drawn bigint;
-    alone boolean := exclusive OR EXISTS (SELECT 1 FROM verso.derived_tables);
+    -- A derived table one of these tables feeds: its maintenance reads its other sources too.
+    alone boolean := exclusive OR EXISTS (SELECT 1 FROM verso.derived_tables d WHERE d.sources && tables);
 BEGIN
     PERFORM set_config('statement_timeout', timeout, true);
     IF alone THEN
         PERFORM pg_advisory_xact_lock(8531350909232349185);
     ELSE
         PERFORM pg_advisory_xact_lock_shared(8531350909232349185);
-        -- A derived table made meanwhile: its maintenance reads other tables, so this writer runs alone.
-        IF EXISTS (SELECT 1 FROM verso.derived_tables) THEN
+        -- Such a derived table made meanwhile: this writer runs alone after all.
+        IF EXISTS (SELECT 1 FROM verso.derived_tables d WHERE d.sources && tables) THEN
             PERFORM pg_advisory_xact_lock(8531350909232349185);
             alone := true;
         END IF;

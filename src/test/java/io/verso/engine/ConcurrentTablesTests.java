@@ -18,6 +18,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.RepeatedTest;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,10 +32,15 @@ import tools.jackson.databind.JsonNode;
  * <li>a read reporting commit R shows exactly the state after every commit up to R (each predecessor
  * of R visible, nothing after R): so sequences became visible in increasing order;</li>
  * <li>the same read AS OF COMMIT R afterwards returns the same rows (AS OF is repeatable);</li>
- * <li>each client's receipts increase, and no sequence is handed out twice.</li>
+ * <li>each client's receipts increase, and no sequence is handed out twice;</li>
+ * <li>every snapshot of the commit log taken meanwhile (straight from PostgreSQL, thousands of them,
+ * to catch short windows) holds a prefix of the commits finally made.</li>
  * </ul>
  */
 class ConcurrentTablesTests extends IntegrationTest {
+
+    @Autowired
+    private JdbcTemplate jdbc;
 
     private static final int TABLES = 4;
     private static final int KEYS = 4;
@@ -62,7 +69,7 @@ class ConcurrentTablesTests extends IntegrationTest {
         }
         long created = sql.write(create.toString());
 
-        ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS);
+        ExecutorService pool = Executors.newFixedThreadPool(WRITERS + READERS + 1);
         AtomicBoolean writing = new AtomicBoolean(true);
         ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Receipt> receipts = new ConcurrentLinkedQueue<>();
@@ -142,6 +149,14 @@ class ConcurrentTablesTests extends IntegrationTest {
                 return null;
             }));
         }
+        ConcurrentLinkedQueue<List<Long>> logs = new ConcurrentLinkedQueue<>();
+        readers.add(pool.submit(() -> {
+            while (writing.get() && logs.size() < 50_000) {
+                logs.add(jdbc.queryForList("SELECT seq FROM verso.commits WHERE seq > ? ORDER BY seq", Long.class,
+                        created));
+            }
+            return null;
+        }));
         for (Future<?> writer : writers) {
             writer.get(180, TimeUnit.SECONDS);
         }
@@ -151,6 +166,16 @@ class ConcurrentTablesTests extends IntegrationTest {
         }
         pool.shutdown();
         assertThat(violations).as("seed " + seed).isEmpty();
+
+        List<Long> made = jdbc.queryForList("SELECT seq FROM verso.commits WHERE seq > ? ORDER BY seq", Long.class,
+                created);
+        for (List<Long> log : logs) {
+            if (!log.isEmpty()) {
+                long newest = log.get(log.size() - 1);
+                assertThat(log).as("seed %d: a snapshot holding commit %d holds every commit before it", seed, newest)
+                        .isEqualTo(made.stream().filter(c -> c <= newest).toList());
+            }
+        }
 
         // Replay in sequence order: the state after each commit.
         TreeMap<Long, Receipt> bySeq = new TreeMap<>();
