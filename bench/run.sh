@@ -34,8 +34,11 @@ jfr=""
 if [ "${BENCH_JFR:-1}" != 0 ]; then
   jfr="-XX:StartFlightRecording=filename=$OUT/service.jfr,settings=profile,dumponexit=true"
 fi
+# Security on, as in production: the admin API key (compared in memory, no lookup), sent by the client.
+API_KEY=${BENCH_API_KEY:-bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}
+export VERSO_API_KEY=$API_KEY
 # shellcheck disable=SC2086
-SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
+VERSO_SECURITY_ADMIN_API_KEY=$API_KEY SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
   SPRING_DATASOURCE_PASSWORD= PORT=$PORT \
   java $SERVICE_OPTS $jfr -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/service.log" 2>&1 &
 service=$!
