@@ -15,6 +15,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.stereotype.Component;
 
@@ -127,6 +129,10 @@ public class Catalog {
         }
 
         public Optional<TableDef> find(String name) {
+            if (changedInThisTransaction()) {
+                // A writer that changed the catalog sees its own, uncommitted definitions, never cached here.
+                return Catalog.this.find(name);
+            }
             return byName.computeIfAbsent(name, Catalog.this::find);
         }
 
@@ -139,6 +145,23 @@ public class Catalog {
     /** Marks a catalog change in the caller's transaction. */
     private void changed() {
         jdbc.update("UPDATE verso.catalog_version SET version = version + 1");
+        if (TransactionSynchronizationManager.isSynchronizationActive()
+                && !TransactionSynchronizationManager.hasResource(CHANGED)) {
+            TransactionSynchronizationManager.bindResource(CHANGED, Boolean.TRUE);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(CHANGED);
+                }
+            });
+        }
+    }
+
+    /** The transaction-bound mark of a catalog change not yet committed. */
+    private static final Object CHANGED = new Object();
+
+    private static boolean changedInThisTransaction() {
+        return TransactionSynchronizationManager.hasResource(CHANGED);
     }
 
     /**
