@@ -19,6 +19,7 @@ CREATE FUNCTION verso.begin_commit(timeout text, tables text[], exclusive boolea
     LANGUAGE plpgsql AS $$
 DECLARE
     drawn bigint;
+    drawn_at timestamptz;
     -- A derived table one of these tables feeds: its maintenance reads its other sources too.
     alone boolean := exclusive OR EXISTS (SELECT 1 FROM verso.derived_tables d WHERE d.sources && tables);
 BEGIN
@@ -40,6 +41,8 @@ BEGIN
     BEGIN
         PERFORM pg_advisory_lock(8531350909232349186);
         drawn := nextval('verso.commit_seq');
+        -- The time under the same short lock: times then increase with sequences (the clock permitting).
+        drawn_at := clock_timestamp();
         PERFORM pg_advisory_xact_lock(8526247579984330752 + drawn);
         PERFORM pg_advisory_unlock(8531350909232349186);
     EXCEPTION WHEN OTHERS OR query_canceled THEN
@@ -51,7 +54,7 @@ BEGIN
     END;
     -- The commit's time never goes back behind an earlier visible commit's (AS OF TIMESTAMP relies on
     -- times ordered like sequences, also across instances whose clocks disagree).
-    RETURN QUERY SELECT drawn, greatest(clock_timestamp(), (SELECT max(c.committed_at) FROM verso.commits c)),
+    RETURN QUERY SELECT drawn, greatest(drawn_at, (SELECT max(c.committed_at) FROM verso.commits c)),
         (SELECT coalesce(max(c.seq), 0) FROM verso.commits c), (SELECT v.version FROM verso.catalog_version v),
         EXISTS (SELECT 1 FROM verso.derived_tables);
 END

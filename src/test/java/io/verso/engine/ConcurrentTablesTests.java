@@ -177,6 +177,11 @@ class ConcurrentTablesTests extends IntegrationTest {
             }
         }
 
+        // AS OF TIMESTAMP relies on commit times ordered like sequences, also when writers overlap.
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM (SELECT committed_at < lag(committed_at) OVER "
+                + "(ORDER BY seq) AS back FROM verso.commits WHERE seq > ?) x WHERE back", Long.class, created))
+                .as("seed %d: commits whose time is before an earlier commit's", seed).isZero();
+
         // Replay in sequence order: the state after each commit.
         TreeMap<Long, Receipt> bySeq = new TreeMap<>();
         for (Receipt receipt : receipts) {
