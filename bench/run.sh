@@ -34,8 +34,11 @@ jfr=""
 if [ "${BENCH_JFR:-1}" != 0 ]; then
   jfr="-XX:StartFlightRecording=filename=$OUT/service.jfr,settings=profile,dumponexit=true"
 fi
+# Security on, as in production: the admin API key (compared in memory, no lookup), sent by the client.
+API_KEY=${BENCH_API_KEY:-bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}
+export VERSO_API_KEY=$API_KEY
 # shellcheck disable=SC2086
-SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
+VERSO_SECURITY_ADMIN_API_KEY=$API_KEY SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
   SPRING_DATASOURCE_PASSWORD= PORT=$PORT \
   java $SERVICE_OPTS $jfr -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/service.log" 2>&1 &
 service=$!
@@ -46,6 +49,14 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 
+# BENCH_SIZE=small: every scenario at a small size (2,000 keys × 10 versions), a few minutes, to check
+# that the benchmark runs; its figures are not the issue's. Arguments given after it still win.
+size_args=()
+if [ "${BENCH_SIZE:-full}" = small ]; then
+  size_args=(--keys=2000 --versions=10 --keyReads=300 --tableReads=3 --diffReads=3 --concurrentBatches=16
+    --concurrentReads=400)
+fi
 BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
   io.verso.bench.Bench --url="http://127.0.0.1:$PORT" --servicePid=$service \
-  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" "$@"
+  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" --jar=target/verso-0.1.0-SNAPSHOT.jar \
+  "${size_args[@]}" "$@"

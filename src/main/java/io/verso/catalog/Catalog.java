@@ -15,6 +15,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.stereotype.Component;
 
@@ -34,6 +36,8 @@ public class Catalog {
     private final TableRepository tables;
     private final JdbcTemplate jdbc;
     private volatile Snapshot latest = new Snapshot(-1);
+    /** Versions below this are older than a change this instance committed: never the newest seen again. */
+    private volatile long floor;
 
     private final TransactionTemplate repeatableRead;
 
@@ -56,6 +60,13 @@ public class Catalog {
      */
     @Transactional(propagation = Propagation.SUPPORTS) // a cache hit needs no transaction
     public Optional<TableDef> findLatest(String name) {
+        // A table the newest version this instance has seen defines is taken as it is, with no query: the
+        // statements are bound again in the engine's own snapshot, which refuses what a stale definition
+        // would get wrong. A name not known there (perhaps made by another instance) is looked up.
+        Optional<TableDef> known = latest.cached(name);
+        if (known != null && known.isPresent()) {
+            return known;
+        }
         Optional<TableDef> cached = snapshot(currentVersion()).cached(name);
         if (cached != null) {
             return cached;
@@ -71,8 +82,9 @@ public class Catalog {
 
     /**
      * Definitions as of catalog {@code version}, the value of verso.catalog_version in the caller's
-     * committed snapshot. Tables are loaded once per version and shared by every reader of it. Only
-     * read-only requests use this: a writer may change the catalog and roll back.
+     * committed snapshot. Tables are loaded once per version and shared by every reader of it. A writer
+     * uses it only for the committed version it read under the commit lock, until it changes the catalog
+     * itself (a change may roll back).
      */
     public Snapshot snapshot(long version) {
         Snapshot current = latest;
@@ -80,10 +92,27 @@ public class Catalog {
             return current;
         }
         Snapshot fresh = new Snapshot(version);
-        if (version > current.version) {
+        if (version > current.version && version >= floor) {
             latest = fresh;
         }
         return fresh;
+    }
+
+    /**
+     * The newest catalog version a reader of this instance has seen, null before the first: what a
+     * one-round-trip read binds against before its own snapshot confirms (or refutes) the version.
+     */
+    @Transactional(propagation = Propagation.SUPPORTS)
+    public Snapshot latestSnapshot() {
+        Snapshot current = latest;
+        return current.version < 0 ? null : current;
+    }
+
+    /** Forgets the newest version seen: this instance committed a catalog change (its version is unknown here). */
+    @Transactional(propagation = Propagation.SUPPORTS)
+    public synchronized void forgetLatest() {
+        floor = Math.max(floor, latest.version + 1);
+        latest = new Snapshot(-1);
     }
 
     /** Cached definitions of one catalog version. */
@@ -95,12 +124,20 @@ public class Catalog {
             this.version = version;
         }
 
+        public long version() {
+            return version;
+        }
+
         public Optional<TableDef> find(String name) {
+            if (changedInThisTransaction()) {
+                // A writer that changed the catalog sees its own, uncommitted definitions, never cached here.
+                return Catalog.this.find(name);
+            }
             return byName.computeIfAbsent(name, Catalog.this::find);
         }
 
         /** The cached definition, or null when this version has not loaded the name yet. */
-        Optional<TableDef> cached(String name) {
+        public Optional<TableDef> cached(String name) {
             return byName.get(name);
         }
     }
@@ -108,6 +145,23 @@ public class Catalog {
     /** Marks a catalog change in the caller's transaction. */
     private void changed() {
         jdbc.update("UPDATE verso.catalog_version SET version = version + 1");
+        if (TransactionSynchronizationManager.isSynchronizationActive()
+                && !TransactionSynchronizationManager.hasResource(CHANGED)) {
+            TransactionSynchronizationManager.bindResource(CHANGED, Boolean.TRUE);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(CHANGED);
+                }
+            });
+        }
+    }
+
+    /** The transaction-bound mark of a catalog change not yet committed. */
+    private static final Object CHANGED = new Object();
+
+    private static boolean changedInThisTransaction() {
+        return TransactionSynchronizationManager.hasResource(CHANGED);
     }
 
     /**

@@ -71,6 +71,64 @@ public class SqlRunner {
         });
     }
 
+    /**
+     * A read-only transaction in one round trip: {@code BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY},
+     * {@code state}, {@code query} and {@code COMMIT} sent together (pgjdbc sends a multi-statement text as
+     * one batch with a single Sync), so both statements read one snapshot. {@code accept} reads the state's
+     * row first; when it returns false the query's rows are not read and this returns null. At most
+     * {@code maxRows} + 1 rows come back (no cursor outside a driver-managed transaction): enough for the
+     * reader to see that the result is too large. Null as well when the calling thread is already in a
+     * transaction (the batch's BEGIN would not start one).
+     */
+    public <T> T readOnce(CompiledSql state, CompiledSql query, int maxRows, RowMapper<Boolean> accept,
+                          RowMapper<T> reader) {
+        if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
+            return null;
+        }
+        return jdbc.execute((Connection connection) -> {
+            if (!connection.getAutoCommit()) {
+                return null;
+            }
+            List<Object> binds = new ArrayList<>(state.binds());
+            binds.addAll(query.binds());
+            try (PreparedStatement ps = connection.prepareStatement("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; "
+                    + state.sql() + "; " + query.sql() + "; COMMIT")) {
+                bind(connection, ps, binds);
+                ps.setMaxRows(maxRows + 1);
+                boolean isRows = ps.execute();
+                int read = 0;
+                while (isRows || ps.getUpdateCount() != -1) {
+                    if (isRows) {
+                        try (ResultSet rs = ps.getResultSet()) {
+                            if (read++ == 0) {
+                                if (!accept.map(rs)) {
+                                    return null;
+                                }
+                            } else {
+                                return reader.map(rs);
+                            }
+                        }
+                    }
+                    isRows = ps.getMoreResults();
+                }
+                throw new IllegalStateException("the read batch returned no rows");
+            } catch (SQLException e) {
+                // The batch failed part way: its transaction is open (aborted) until rolled back.
+                try {
+                    if (connection.unwrap(org.postgresql.core.BaseConnection.class).getTransactionState()
+                            != org.postgresql.core.TransactionState.IDLE) {
+                        try (var rollback = connection.createStatement()) {
+                            rollback.execute("ROLLBACK");
+                        }
+                    }
+                } catch (SQLException again) {
+                    e.addSuppressed(again); // the connection is broken: the pool retires it
+                }
+                throw e;
+            }
+        });
+    }
+
     public int update(CompiledSql sql) {
         return jdbc.execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {

@@ -67,15 +67,18 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs a request: parse, then in one PostgreSQL transaction analyse, compile and execute each
- * statement, and, if anything was written, record one commit. Writers serialise on a
- * transaction-scoped advisory lock taken before their commit sequence is drawn and released only
- * once PostgreSQL has made the commit visible, so sequences increase in visibility order and a
- * reader's snapshot always holds a prefix of the commits.
+ * statement, and, if anything was written, record one commit. Writers of different tables run at
+ * once (see {@link #COMMIT_LOCK}); each draws its sequence under a short lock and waits, before it
+ * commits, for every writer of a lower sequence to end, so sequences increase in visibility order and
+ * a reader's snapshot always holds a prefix of the commits.
  */
 @Service
 public class StatementEngine {
 
-    /** The advisory lock every writer holds from drawing its sequence until its commit is visible. */
+    /**
+     * The commit lock (an advisory lock, db/migration/V18): shared by writers that name their tables up
+     * front, held alone by every other writer, from before its sequence is drawn until it is visible.
+     */
     static final long COMMIT_LOCK = 0x7665_7273_6f00_0001L;
 
     /** The PostgreSQL notification channel every write commit notifies, its commit sequence as payload. */
@@ -164,13 +167,25 @@ public class StatementEngine {
             VersoPrincipal principal = Caller.current();
             String recorded = principal.name() != null ? principal.name() : actor;
             if (!writes) {
-                return router.read(target -> transaction.execute(status ->
-                        new Request(params, false, principal, recorded, target).run(script.statements(), status)));
+                Statement only = script.statements().size() == 1 ? script.statements().get(0) : null;
+                return router.read(target -> {
+                    if (only instanceof Statement.Select select) {
+                        ExecutionResult fast = new Request(params, false, principal, recorded, target).runOnce(select);
+                        if (fast != null) {
+                            return fast;
+                        }
+                    }
+                    return transaction.execute(status ->
+                            new Request(params, false, principal, recorded, target).run(script.statements(), status));
+                });
             }
             Request request = new Request(params, true, principal, recorded, null);
             ExecutionResult result = transaction.execute(status -> request.run(script.statements(), status));
             if (result.commit() != null) {
                 // A request whose writes were all rolled back made no commit.
+                if (request.catalogChanged) {
+                    catalog.forgetLatest();
+                }
                 router.committed(result.commit(), request.catalogChanged);
             }
             return result;
@@ -209,6 +224,8 @@ public class StatementEngine {
         private final Set<String> erased = new HashSet<>();
         private final Set<String> derivedCreated = new HashSet<>();
         private boolean readPast;
+        /** Bound before its snapshot is known (runOnce): no lookup may leave the request's round trip. */
+        private boolean once;
 
         Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
                 ReadRouter.ReadTarget target) {
@@ -243,37 +260,38 @@ public class StatementEngine {
             String timeout = properties.statementTimeout().toMillis() + "ms";
             long latest;
             if (writes) {
-                sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ").bind(timeout)
-                        .sql(", true), pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(), rs -> null);
-                // The latest commit made before this one bounds AS OF: the sequence has gaps where requests
-                // failed, and this request's own commit does not exist until it succeeds. The commit's time
-                // comes from the database clock, under the lock, and never goes back behind an earlier
-                // commit's: AS OF TIMESTAMP relies on times ordered like sequences, also across instances
-                // whose clocks disagree.
-                Object[] drawn = sql.query(new SqlBuilder().sql("SELECT nextval('verso.commit_seq'), greatest(")
-                        .sql("clock_timestamp(), (SELECT max(committed_at) FROM verso.commits)), ")
-                        .sql("(SELECT coalesce(max(seq), 0) FROM verso.commits), ")
-                        // The catalog version, for the derived-table definitions cached per version (derived()).
-                        .sql("(SELECT version FROM verso.catalog_version)").build(), rs -> {
+                // One round trip (verso.begin_commit, db/migration/V18): the timeout; the commit lock, shared
+                // when every table the request writes is named up front (then each of those tables' locks, so
+                // writers of different tables work at once), else exclusive; the sequence, drawn under a short
+                // lock and held until this transaction ends; the commit's time from the database clock, never
+                // behind an earlier commit's; the latest commit made before this one, which bounds AS OF (the
+                // sequence has gaps where requests failed); the catalog version, which no other writer can
+                // change while this one holds the commit lock; whether any derived table exists.
+                List<String> named = namedTables(statements);
+                Object[] drawn = sql.query(new SqlBuilder().sql("SELECT * FROM verso.begin_commit(").bind(timeout)
+                        .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0]
+                                : named.toArray())).sql(", ").bind(named == null).sql(")").build(), rs -> {
                             rs.next();
                             return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
-                                rs.getLong(3), rs.getLong(4)};
+                                rs.getLong(3), rs.getLong(4), rs.getBoolean(5)};
                         });
                 commit = (Long) drawn[0];
                 commitTime = ((java.time.OffsetDateTime) drawn[1]).toInstant();
                 latest = (Long) drawn[2];
                 writerCatalogVersion = (Long) drawn[3];
+                catalogSnapshot = catalog.snapshot(writerCatalogVersion);
+                if (!(Boolean) drawn[4]) {
+                    derived = List.of();
+                }
             } else {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
                 sql.update(new SqlBuilder().sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").build());
                 // One round trip: the timeout, the latest commit and the catalog version of this snapshot.
-                long[] state = sql.query(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
-                        .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
-                        .bind(timeout).sql(", true)").build(), rs -> {
-                            rs.next();
-                            return new long[] {rs.getLong(1), rs.getLong(2)};
-                        });
+                long[] state = sql.query(readState(), rs -> {
+                    rs.next();
+                    return new long[] {rs.getLong(1), rs.getLong(2)};
+                });
                 latest = state[0];
                 target.snapshot(latest, state[1]);
                 catalogSnapshot = catalog.snapshot(state[1]);
@@ -297,16 +315,95 @@ public class StatementEngine {
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
-                commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched, actor));
-                // Inside the transaction: PostgreSQL delivers it only once the commit is visible (feed.CommitSignal).
-                sql.query(new SqlBuilder().sql("SELECT pg_notify(").bind(COMMIT_CHANNEL)
-                        .sql(", ").bind(Long.toString(commit)).sql(")").build(), rs -> null);
+                // One round trip: the commit record and its tables; the notification, inside the transaction, so
+                // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
+                // every writer of a lower sequence to end, so commits become visible in sequence order.
+                sql.query(new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
+                        .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
+                        .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
+                        .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
+                        .bind(commit).sql(", n, r FROM unnest(").bind(new CompiledSql.ArrayBind("text",
+                                tablesTouched.stream().map(CommitRecord.TableTouched::tableName).toArray()))
+                        .sql(", ").bind(new CompiledSql.ArrayBind("bigint",
+                                tablesTouched.stream().map(CommitRecord.TableTouched::rowCount).toArray()))
+                        .sql(") AS x (n, r)) SELECT pg_notify(").bind(COMMIT_CHANNEL).sql(", ")
+                        .bind(Long.toString(commit)).sql("), verso.await_earlier_commits(").bind(commit).sql(")")
+                        .build(), rs -> null);
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
 
+        /**
+         * The read's settings and state in one statement: its timeout (transaction-local), then the latest
+         * commit and the catalog version of its snapshot. Settings every read transaction needs go here.
+         */
+        private CompiledSql readState() {
+            return new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
+                    .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
+                    .bind(properties.statementTimeout().toMillis() + "ms").sql(", true)").build();
+        }
+
+        /**
+         * A single SELECT in one database round trip ({@link SqlRunner#readOnce}): bound against the
+         * newest catalog version this instance has seen, then run together with the lookup of its
+         * snapshot's latest commit and catalog version. The router is told that state before the rows are
+         * read, and may abandon the attempt as before. Null (run the request the ordinary way, which also
+         * gives every error its usual form) when the statement needs a lookup while it is bound (a
+         * definition not cached, a view, AS OF a time), when it fails to bind, or when the snapshot holds
+         * another catalog version or not a commit it reads AS OF.
+         */
+        ExecutionResult runOnce(Statement.Select select) {
+            Catalog.Snapshot assumed = catalog.latestSnapshot();
+            if (assumed == null) {
+                return null;
+            }
+            catalogSnapshot = assumed;
+            once = true;
+            asOf = new AsOfResolver(params, Long.MAX_VALUE, (value, latestCommit) -> {
+                throw NotOnce.INSTANCE;
+            }).withInstants(new AsOfResolver.Instants() {
+                @Override
+                public Instant at(Expr value) {
+                    throw NotOnce.INSTANCE;
+                }
+
+                @Override
+                public long commitAt(Instant t, boolean strict, long latestCommit) {
+                    throw NotOnce.INSTANCE;
+                }
+            });
+            BoundSelect bound;
+            CompiledSql compiled;
+            try {
+                bound = ReadAnalyzer.select(select, this, asOf, params.size());
+                compiled = SelectCompiler.compile(bound, params);
+            } catch (NotOnce | VersoException | StackOverflowError e) {
+                return null;
+            }
+            long[] state = new long[2];
+            ResultReader.Table table = sql.readOnce(readState(), compiled, properties.maxResultRows(), rs -> {
+                rs.next();
+                state[0] = rs.getLong(1);
+                state[1] = rs.getLong(2);
+                target.snapshot(state[0], state[1]);
+                return state[1] == assumed.version() && bound.relations().stream()
+                        .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
+            }, rs -> ResultReader.read(rs, properties.maxResultRows(), properties.maxResultChars()));
+            if (table == null) {
+                return null;
+            }
+            asOf = new AsOfResolver(params, state[0]);
+            boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
+            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
+            return new ExecutionResult(null, state[0], List.of(new StatementResult.Rows("SELECT", table.columns(),
+                    table.rows(), readAt(bound), pinned, fixed)), pinned);
+        }
+
         @Override
         public TableDef table(Ident name) {
+            if (once && !tables.containsKey(name.name()) && catalogSnapshot.cached(name.name()) == null) {
+                throw NotOnce.INSTANCE; // a lookup in another snapshot than the read's
+            }
             TableDef table = tables.computeIfAbsent(name.name(), n -> (catalogSnapshot != null
                     ? catalogSnapshot.find(n) : catalog.find(n)).orElse(null));
             if (table == null) {
@@ -319,6 +416,9 @@ public class StatementEngine {
 
         @Override
         public Optional<ViewDef> view(String name) {
+            if (once) {
+                throw NotOnce.INSTANCE;
+            }
             return views.find(name);
         }
 
@@ -373,6 +473,10 @@ public class StatementEngine {
         public void catalogChanged() {
             catalogChanged = true;
             tables.clear();
+            if (writes) {
+                // From here on this transaction's own catalog, not the committed version's cache.
+                catalogSnapshot = null;
+            }
         }
 
         @Override
@@ -908,6 +1012,35 @@ public class StatementEngine {
             catalogChanged();
             touch(found.get().name(), 0);
             return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
+        }
+    }
+
+    /**
+     * The tables the request writes when every statement names its one table up front (INSERT/UPSERT
+     * VALUES, DELETE by keys): such a writer locks just those tables and shares the commit lock with
+     * writers of other tables. Null for anything else (a query, UPDATE/DELETE WHERE, DDL, ERASE, ...),
+     * which may read or change any table and so holds the commit lock alone.
+     */
+    private static List<String> namedTables(List<Statement> statements) {
+        List<String> named = new ArrayList<>();
+        for (Statement statement : statements) {
+            if (statement instanceof Statement.InsertRows i && i.query() == null) {
+                named.add(i.table().name());
+            } else if (statement instanceof Statement.DeleteKeys d) {
+                named.add(d.table().name());
+            } else {
+                return null;
+            }
+        }
+        return named;
+    }
+
+    /** A read that {@code runOnce} cannot bind without a lookup of its own: it runs the ordinary way. */
+    private static final class NotOnce extends RuntimeException {
+        static final NotOnce INSTANCE = new NotOnce();
+
+        private NotOnce() {
+            super(null, null, false, false);
         }
     }
 

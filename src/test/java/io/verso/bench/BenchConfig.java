@@ -12,7 +12,7 @@ import java.util.Map;
 record BenchConfig(int keys, int versions, int batch, long seed, String url, String pgUrl, String pgSchema,
                    String mariadbUrl, int keyReads, int tableReads, int diffReads, int diffSpan, int[] clients,
                    int concurrentBatches, int concurrentReads, int scaleDivisor, String out, String serviceOpts,
-                   String servicePid) {
+                   String servicePid, String jar) {
 
     static BenchConfig parse(String... args) {
         Map<String, String> given = new HashMap<>();
@@ -44,7 +44,8 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
                 integer(v.get("scaleDivisor"), 10),
                 or(v.get("out"), "target/bench"),
                 or(v.get("serviceOpts"), System.getenv().getOrDefault("BENCH_SERVICE_OPTS", "")),
-                or(v.get("servicePid"), ""));
+                or(v.get("servicePid"), ""),
+                or(v.get("jar"), ""));
     }
 
     interface Lookup {
