@@ -87,6 +87,7 @@ public class StatementEngine {
     private final SqlRunner sql;
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
+    private final ResourceLimits limits;
     private final EngineObserver observer;
     private final Views views;
     private final AccessControl access;
@@ -107,6 +108,7 @@ public class StatementEngine {
         this.commits = commits;
         this.sql = sql;
         this.properties = properties;
+        this.limits = new ResourceLimits(properties);
         // Isolation is set by the first statement of each transaction (see Request.run), not through
         // the connection, which would cost a round trip to set and another to reset per request.
         this.transaction = new TransactionTemplate(transactions);
@@ -237,11 +239,10 @@ public class StatementEngine {
         }
 
         ExecutionResult run(List<Statement> statements, org.springframework.transaction.TransactionStatus status) {
-            String timeout = properties.statementTimeout().toMillis() + "ms";
             long latest;
             if (writes) {
-                sql.query(new SqlBuilder().sql("SELECT set_config('statement_timeout', ").bind(timeout)
-                        .sql(", true), pg_advisory_xact_lock(").bind(COMMIT_LOCK).sql(")").build(), rs -> null);
+                sql.query(limits.settings(new SqlBuilder().sql("SELECT "), sql).sql(", pg_advisory_xact_lock(")
+                        .bind(COMMIT_LOCK).sql(")").build(), rs -> null);
                 // The latest commit made before this one bounds AS OF: the sequence has gaps where requests
                 // failed, and this request's own commit does not exist until it succeeds. The commit's time
                 // comes from the database clock, under the lock, and never goes back behind an earlier
@@ -261,10 +262,9 @@ public class StatementEngine {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
                 sql.update(new SqlBuilder().sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").build());
-                // One round trip: the timeout, the latest commit and the catalog version of this snapshot.
-                long[] state = sql.query(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
-                        .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
-                        .bind(timeout).sql(", true)").build(), rs -> {
+                // One round trip: the resource limits, the latest commit and the catalog version of this snapshot.
+                long[] state = sql.query(limits.settings(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) ")
+                        .sql("FROM verso.commits), (SELECT version FROM verso.catalog_version), "), sql).build(), rs -> {
                             rs.next();
                             return new long[] {rs.getLong(1), rs.getLong(2)};
                         });

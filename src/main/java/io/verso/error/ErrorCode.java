@@ -101,6 +101,15 @@ public enum ErrorCode {
     TOO_MANY_RELATIONS(400),
     /** A read has more expression nodes than the limit. */
     STATEMENT_TOO_LARGE(400),
+    /** A statement ran longer than verso.statement-timeout (the request's, not the server's, doing). */
+    STATEMENT_TIMEOUT(400),
+    /**
+     * A statement needed more than a request's share of PostgreSQL: temporary file space over
+     * verso.temp-file-limit (a sort of a cartesian join), or memory the server would not give.
+     */
+    RESOURCE_LIMIT(400),
+    /** A computed value (a || chain) would be larger than verso.max-concat-bytes. */
+    VALUE_TOO_LARGE(400),
     VIEW_EXISTS(409),
     /** A write breaks a UNIQUE constraint or unique index over current rows. */
     UNIQUE_VIOLATION(409),
@@ -124,8 +133,10 @@ public enum ErrorCode {
     IDEMPOTENCY_KEY_IN_FLIGHT(409),
     INVALID_IDEMPOTENCY_KEY(400),
 
+    /** The caller sent more requests than its rate limit (verso.admission.rate-limit) allows; retry after Retry-After. */
+    RATE_LIMITED(429),
+
     // The server's side: not the caller's fault.
-    STATEMENT_TIMEOUT(503),
     DATABASE_UNAVAILABLE(503),
     WRITE_CONFLICT(409),
     /** Too many requests are running: this one was refused at once rather than queued. */
@@ -152,7 +163,7 @@ public enum ErrorCode {
                  DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT -> Category.CONFLICT;
             case UNAUTHENTICATED -> Category.UNAUTHENTICATED;
             case FORBIDDEN -> Category.FORBIDDEN;
-            case STATEMENT_TIMEOUT, DATABASE_UNAVAILABLE, OVERLOADED -> Category.UNAVAILABLE;
+            case DATABASE_UNAVAILABLE, OVERLOADED, RATE_LIMITED -> Category.UNAVAILABLE;
             case INTERNAL_ERROR -> Category.INTERNAL;
             default -> Category.BAD_INPUT;
         };
