@@ -23,3 +23,8 @@ BEGIN
     RETURN true;
 END
 $$;
+
+-- Idempotency-Key and the commit it made, written in the commit's own transaction (io.verso.engine's
+-- write path): a service that dies between its commit and storing the answer leaves the key claimed with
+-- commit_seq set, and a retry is told that commit instead of running (and committing) again.
+ALTER TABLE verso.idempotency_keys ADD COLUMN commit_seq BIGINT;

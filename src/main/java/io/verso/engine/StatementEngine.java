@@ -292,6 +292,10 @@ public class StatementEngine {
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
                 commits.save(new CommitRecord(commit, commitTime, rows, tablesTouched, actor));
+                // The request's Idempotency-Key, marked with this commit in this transaction (security.Idempotency).
+                io.verso.security.Idempotency.current().ifPresent(claim -> sql.update(new SqlBuilder()
+                        .sql("UPDATE verso.idempotency_keys SET commit_seq = ").bind(commit).sql(" WHERE principal = ")
+                        .bind(claim.principal()).sql(" AND key = ").bind(claim.key()).build()));
                 // Inside the transaction: PostgreSQL delivers it only once the commit is visible (feed.CommitSignal).
                 sql.query(new SqlBuilder().sql("SELECT pg_notify(").bind(COMMIT_CHANNEL)
                         .sql(", ").bind(Long.toString(commit)).sql(")").build(), rs -> null);

@@ -132,6 +132,8 @@ public enum ErrorCode {
     /** A retry while the first request with the same Idempotency-Key is still running. */
     IDEMPOTENCY_KEY_IN_FLIGHT(409),
     INVALID_IDEMPOTENCY_KEY(400),
+    /** A retry of a request that committed but whose answer was lost (the service died before storing it). */
+    IDEMPOTENT_REQUEST_COMMITTED(409),
 
     /** The caller sent more requests than its rate limit (verso.admission.rate-limit) allows; retry after Retry-After. */
     RATE_LIMITED(429),
@@ -160,7 +162,8 @@ public enum ErrorCode {
         return switch (this) {
             case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE -> Category.NOT_FOUND;
             case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT, VIEW_EXISTS, UNIQUE_VIOLATION,
-                 DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT -> Category.CONFLICT;
+                 DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT,
+                 IDEMPOTENT_REQUEST_COMMITTED -> Category.CONFLICT;
             case UNAUTHENTICATED -> Category.UNAUTHENTICATED;
             case FORBIDDEN -> Category.FORBIDDEN;
             case DATABASE_UNAVAILABLE, OVERLOADED, RATE_LIMITED -> Category.UNAVAILABLE;
