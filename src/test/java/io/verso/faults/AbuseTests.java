@@ -75,8 +75,11 @@ class AbuseTests {
                     "--verso.retention.check-interval=365d", "--verso.read-replicas=",
                     "--verso.statement-timeout=" + TIMEOUT_MS + "ms", "--verso.temp-file-limit=64MB",
                     "--verso.work-mem=32MB", "--verso.admission.heavy-concurrency=2",
-                    "--verso.admission.large-concurrency=1");
+                    "--verso.admission.large-concurrency=1", "--management.server.port=0",
+                    // The suite turns GraphiQL on for the console's tests; a deployment has it off while security is on.
+                    "--verso.security.graphiql=false");
             String base = "http://localhost:" + ((WebServerApplicationContext) app).getWebServer().getPort();
+            String management = "http://localhost:" + app.getEnvironment().getProperty("local.management.port");
             setUp(base);
 
             long deadline = System.nanoTime() + ABUSE.toNanos();
@@ -98,7 +101,7 @@ class AbuseTests {
                         Outcome outcome = timed(q[0], () -> send(base, "POST", "/v1/sql", sql(q[1])));
                         heavy.add(outcome);
                         if (outcome.status() == 503) {
-                            Thread.sleep(100); // a client backing off a little, as Retry-After asks
+                            Thread.sleep(1000); // a client honouring Retry-After: 1
                         }
                     }
                     return null;
@@ -113,7 +116,7 @@ class AbuseTests {
                         Outcome outcome = timed("16 MiB write", () -> send(base, "POST", "/v1/tables/blobs/rows", body));
                         heavy.add(outcome);
                         if (outcome.status() == 503) {
-                            Thread.sleep(100);
+                            Thread.sleep(1000);
                         }
                     }
                     return null;
@@ -161,8 +164,17 @@ class AbuseTests {
             assertThat(heavy).extracting(Outcome::code).contains("STATEMENT_TIMEOUT", "RESOURCE_LIMIT",
                     "RESULT_TOO_LARGE", "VALUE_TOO_LARGE");
 
-            assertThat(send(base, "GET", "/actuator/health/liveness", null).statusCode()).isEqualTo(200);
-            assertThat(send(base, "GET", "/actuator/health/readiness", null).statusCode()).isEqualTo(200);
+            // Actuator on its own port (management.server.port, as the Helm chart sets): probes open, metrics for admins.
+            assertThat(send(management, "GET", "/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+            assertThat(send(management, "GET", "/actuator/health/readiness", null).statusCode()).isEqualTo(200);
+            assertThat(send(base, "GET", "/actuator/health/readiness", null).statusCode()).isEqualTo(404);
+            assertThat(anonymous(management + "/actuator/prometheus").statusCode()).isEqualTo(401);
+            assertThat(send(base, "GET", "/graphiql", null).statusCode()).isEqualTo(403);
+            assertThat(anonymous(management + "/actuator/health").body()).doesNotContain("components");
+            String metrics = send(management, "GET", "/actuator/prometheus", null).body();
+            System.out.println("abuse: " + metrics.lines().filter(l -> l.startsWith("verso_admission_rejections_total"))
+                    .collect(Collectors.joining("; ")));
+            assertThat(metrics).containsPattern("verso_admission_rejections_total\\{[^}]*limit=\"heavy\"[^}]*\\} [1-9]");
             try (Statement s = sentinel.createStatement(); ResultSet rs = s.executeQuery("SELECT 1")) {
                 assertThat(rs.next()).as("PostgreSQL kept the connection opened before the abuse").isTrue();
             }
@@ -218,6 +230,10 @@ class AbuseTests {
 
     private static String sql(String text) {
         return SqlClient.JSON.writeValueAsString(Map.of("sql", text, "params", List.of()));
+    }
+
+    private static HttpResponse<String> anonymous(String url) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> send(String base, String method, String path, String body) throws Exception {
