@@ -24,6 +24,21 @@ BEGIN
 END
 $$;
 
+-- The length lpad and rpad are asked to build, checked against the same limit: lpad(s, 1000000000) would
+-- allocate a gigabyte for each row.
+CREATE FUNCTION verso.length_fits(length bigint) RETURNS integer
+    LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+DECLARE
+    allowed bigint := coalesce(nullif(current_setting('verso.max_concat_bytes', true), '')::bigint, 134217728);
+BEGIN
+    IF length > allowed THEN
+        RAISE EXCEPTION 'a padded value of % characters was asked for, over the limit of % (verso.max-concat-bytes)',
+            length, allowed USING ERRCODE = '54V01';
+    END IF;
+    RETURN length;
+END
+$$;
+
 -- Idempotency-Key and the commit it made, written in the commit's own transaction (io.verso.engine's
 -- write path): a service that dies between its commit and storing the answer leaves the key claimed with
 -- commit_seq set, and a retry is told that commit instead of running (and committing) again.

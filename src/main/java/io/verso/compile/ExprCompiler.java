@@ -179,6 +179,13 @@ public final class ExprCompiler {
                     emit(b, arg);
                     b.sql(text ? " AS text)" : "");
                 }
+            } else if (function == Function.LPAD || function == Function.RPAD) {
+                // The length to build, bounded like a || chain (verso.length_fits, V16): VALUE_TOO_LARGE beyond it.
+                for (int i = 0; i < f.args().size(); i++) {
+                    b.sql(i == 0 ? "" : i == 1 ? ", verso.length_fits(" : ", ");
+                    emit(b, f.args().get(i));
+                    b.sql(i == 1 ? ")" : "");
+                }
             } else {
                 list(b, f.args());
             }

@@ -43,6 +43,14 @@ class ResourceLimitTests extends IntegrationTest {
     }
 
     @Test
+    void paddingIsBoundedLikeConcatenation() {
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(lpad('x', 1000000000, 'y'))");
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(rpad('x', ?))", 1_000_000_000);
+        assertThat(sql.rows("SELECT lpad('7', 3, '0'), rpad('ab', 4), lpad('x', NULL)"))
+                .isEqualTo(List.of(java.util.Arrays.asList("007", "ab  ", null)));
+    }
+
+    @Test
     void ordinaryConcatenationsKeepPostgresTypesAndNulls() {
         assertThat(sql.rows("SELECT 1 || 'a' || 2, 'a' || NULL || 'b', 'x' || ('y' || 'z'), "
                 + "CAST('{\"a\": 1}' AS JSONB) || CAST('{\"b\": 2}' AS JSONB) || CAST('{\"c\": 3}' AS JSONB)"))
