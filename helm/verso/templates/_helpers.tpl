@@ -94,3 +94,10 @@ The JDBC URL; rendering fails with a clear message when it is not set.
 {{- define "verso.databaseUrl" -}}
 {{- required "database.url is required: set it to the JDBC URL of the PostgreSQL database, e.g. --set database.url=jdbc:postgresql://host:5432/verso" .Values.database.url }}
 {{- end }}
+
+{{/*
+The port Actuator answers on: "management" when managementPort is set, else the API's "http".
+*/}}
+{{- define "verso.managementPortName" -}}
+{{- if gt (int .Values.managementPort) 0 }}management{{ else }}http{{ end }}
+{{- end }}

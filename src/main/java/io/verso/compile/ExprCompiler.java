@@ -62,6 +62,8 @@ public final class ExprCompiler {
             b.sql(u.op() == Expr.UnaryOp.MINUS ? "(- " : "(+ ");
             emit(b, u.operand());
             b.sql(")");
+        } else if (expr instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
+            concatenation(b, bin);
         } else if (expr instanceof Expr.Binary bin) {
             b.sql("(");
             emit(b, bin.left());
@@ -176,6 +178,13 @@ public final class ExprCompiler {
                     b.sql(i > 0 ? ", " : "").sql(text ? "CAST(" : "");
                     emit(b, arg);
                     b.sql(text ? " AS text)" : "");
+                }
+            } else if (function == Function.LPAD || function == Function.RPAD) {
+                // The length to build, bounded like a || chain (verso.length_fits, V16): VALUE_TOO_LARGE beyond it.
+                for (int i = 0; i < f.args().size(); i++) {
+                    b.sql(i == 0 ? "" : i == 1 ? ", verso.length_fits(" : ", ");
+                    emit(b, f.args().get(i));
+                    b.sql(i == 1 ? ")" : "");
                 }
             } else {
                 list(b, f.args());
@@ -356,5 +365,52 @@ public final class ExprCompiler {
             return node.isString() ? node.asString() : node.toString();
         }
         return value;
+    }
+
+    /**
+     * A {@code ||} chain, guarded: PostgreSQL keeps every intermediate result of a row's expression until
+     * the row is done, so the chain builds each term once per concatenation above it ({@code s || s || s}
+     * builds 2s then 3s). The guard adds up the terms' lengths so weighted before building anything, and
+     * {@code verso.concat_fits} (V16) refuses a chain over {@code verso.max-concat-bytes} with VALUE_TOO_LARGE.
+     * The chain itself is emitted as written, so its types and NULL handling are PostgreSQL's.
+     */
+    private void concatenation(SqlBuilder b, Expr.Binary chain) {
+        List<Expr> terms = new java.util.ArrayList<>();
+        List<Integer> depths = new java.util.ArrayList<>();
+        java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();
+        pending.push(new Object[] {chain, 0});
+        while (!pending.isEmpty()) {
+            Object[] next = pending.pop();
+            Expr e = (Expr) next[0];
+            int depth = (Integer) next[1];
+            if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
+                pending.push(new Object[] {bin.right(), depth + 1});
+                pending.push(new Object[] {bin.left(), depth + 1});
+            } else {
+                terms.add(e);
+                depths.add(depth);
+            }
+        }
+        b.sql("(CASE WHEN verso.concat_fits(ARRAY[");
+        for (int i = 0; i < terms.size(); i++) {
+            b.sql(i == 0 ? "coalesce(CAST(octet_length(CAST(" : ", coalesce(CAST(octet_length(CAST(");
+            emit(b, terms.get(i));
+            b.sql(" AS text)) AS bigint), 0) * ").number(depths.get(i));
+        }
+        b.sql("]) THEN ");
+        concatenationTree(b, chain);
+        b.sql(" END)");
+    }
+
+    private void concatenationTree(SqlBuilder b, Expr expr) {
+        if (expr instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
+            b.sql("(");
+            concatenationTree(b, bin.left());
+            b.sql(" || ");
+            concatenationTree(b, bin.right());
+            b.sql(")");
+        } else {
+            emit(b, expr);
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.verso.config;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Service settings, from {@code verso.*} in application.yml or VERSO_* environment variables.
@@ -12,11 +13,20 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxStatements    most statements in one request
  * @param maxResultRows    most rows one read returns; larger results are refused, not truncated
  * @param maxResultChars   most characters of values one read returns (about its size in memory, halved)
+ * @param workMem          PostgreSQL's work_mem for a request's transaction: memory of one sort or hash
+ *                         before it spills to temporary files
+ * @param tempFileLimit    PostgreSQL's temp_file_limit for a request's transaction: most temporary file
+ *                         space one backend may use (a sort of a cartesian join); 0 leaves the server's
+ * @param maxConcatBytes   most bytes one {@code ||} chain may build, its result and intermediate results
+ *                         together (PostgreSQL keeps every intermediate value of a row until the row is done)
  */
 @ConfigurationProperties("verso")
 public record VersoProperties(@DefaultValue("30s") Duration statementTimeout,
                               @DefaultValue("16777216") long maxRequestBytes,
                               @DefaultValue("100") int maxStatements,
                               @DefaultValue("100000") int maxResultRows,
-                              @DefaultValue("33554432") long maxResultChars) {
+                              @DefaultValue("33554432") long maxResultChars,
+                              @DefaultValue("16MB") DataSize workMem,
+                              @DefaultValue("1GB") DataSize tempFileLimit,
+                              @DefaultValue("128MB") DataSize maxConcatBytes) {
 }

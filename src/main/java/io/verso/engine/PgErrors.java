@@ -40,6 +40,10 @@ public final class PgErrors {
                 // A scalar subquery that returned several rows; a query PostgreSQL finds too complex.
                 case "21000" -> ErrorCode.INVALID_EXPRESSION;
                 case "54000", "54001" -> ErrorCode.STATEMENT_TOO_LARGE;
+                // verso.concat_fits (V16): a || chain over verso.max-concat-bytes.
+                case "54V01" -> ErrorCode.VALUE_TOO_LARGE;
+                // temp_file_limit exceeded (ResourceLimits), or memory the server would not give one statement.
+                case "53400", "53200" -> ErrorCode.RESOURCE_LIMIT;
                 default -> state.startsWith("22") ? ErrorCode.INVALID_VALUE
                         // Other rule violations of a read the analyzer let through (a type PostgreSQL cannot
                         // compare, a set operation over incompatible types): the statement's fault.
@@ -47,11 +51,18 @@ public final class PgErrors {
                         : state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
                         ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
             };
+            if (code == ErrorCode.STATEMENT_TIMEOUT) {
+                return VersoException.user(code, "the statement ran longer than the statement timeout "
+                        + "(verso.statement-timeout); narrow it (WHERE, LIMIT) or split it");
+            }
+            if (code == ErrorCode.RESOURCE_LIMIT) {
+                return VersoException.user(code, message + ": the statement needs more than one request may use "
+                        + "(verso.temp-file-limit, verso.work-mem); narrow it (WHERE, LIMIT) or split it");
+            }
             if (code.status() < 500) {
                 return VersoException.user(code, message);
             }
-            return new VersoException.ServerError(code, code == ErrorCode.STATEMENT_TIMEOUT
-                    ? "the statement ran longer than the statement timeout" : message, e);
+            return new VersoException.ServerError(code, message, e);
         }
         if (e instanceof TransactionException || e instanceof DataAccessException) {
             return new VersoException.ServerError(ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable", e);

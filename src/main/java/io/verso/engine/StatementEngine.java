@@ -90,6 +90,7 @@ public class StatementEngine {
     private final SqlRunner sql;
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
+    private final ResourceLimits limits;
     private final EngineObserver observer;
     private final Views views;
     private final AccessControl access;
@@ -110,6 +111,7 @@ public class StatementEngine {
         this.commits = commits;
         this.sql = sql;
         this.properties = properties;
+        this.limits = new ResourceLimits(properties);
         // Isolation is set by the first statement of each transaction (see Request.run), not through
         // the connection, which would cost a round trip to set and another to reset per request.
         this.transaction = new TransactionTemplate(transactions);
@@ -266,11 +268,14 @@ public class StatementEngine {
                 // lock and held until this transaction ends; the commit's time from the database clock, never
                 // behind an earlier commit's; the latest commit made before this one, which bounds AS OF (the
                 // sequence has gaps where requests failed); the catalog version, which no other writer can
-                // change while this one holds the commit lock; whether any derived table exists.
+                // change while this one holds the commit lock; whether any derived table exists. Then the
+                // request's other resource limits (ResourceLimits), transaction-local like the timeout.
                 List<String> named = namedTables(statements);
-                Object[] drawn = sql.query(new SqlBuilder().sql("SELECT * FROM verso.begin_commit(").bind(timeout)
+                SqlBuilder begin = new SqlBuilder().sql("SELECT b.*, ");
+                limits.settings(begin, sql).sql(" FROM verso.begin_commit(").bind(timeout)
                         .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0]
-                                : named.toArray())).sql(", ").bind(named == null).sql(")").build(), rs -> {
+                                : named.toArray())).sql(", ").bind(named == null).sql(") AS b");
+                Object[] drawn = sql.query(begin.build(), rs -> {
                             rs.next();
                             return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
                                 rs.getLong(3), rs.getLong(4), rs.getBoolean(5)};
@@ -287,7 +292,7 @@ public class StatementEngine {
                 // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
                 // that after taking the lock each statement sees every earlier commit.
                 sql.update(new SqlBuilder().sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").build());
-                // One round trip: the timeout, the latest commit and the catalog version of this snapshot.
+                // One round trip: the resource limits, the latest commit and the catalog version of this snapshot.
                 long[] state = sql.query(readState(), rs -> {
                     rs.next();
                     return new long[] {rs.getLong(1), rs.getLong(2)};
@@ -315,6 +320,10 @@ public class StatementEngine {
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
                         .collect(Collectors.toCollection(LinkedHashSet::new));
                 long rows = touched.values().stream().mapToLong(Long::longValue).sum();
+                // The request's Idempotency-Key, marked with this commit in this transaction (security.Idempotency).
+                io.verso.security.Idempotency.current().ifPresent(claim -> sql.update(new SqlBuilder()
+                        .sql("UPDATE verso.idempotency_keys SET commit_seq = ").bind(commit).sql(" WHERE principal = ")
+                        .bind(claim.principal()).sql(" AND key = ").bind(claim.key()).build()));
                 // One round trip: the commit record and its tables; the notification, inside the transaction, so
                 // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
                 // every writer of a lower sequence to end, so commits become visible in sequence order.
@@ -334,13 +343,13 @@ public class StatementEngine {
         }
 
         /**
-         * The read's settings and state in one statement: its timeout (transaction-local), then the latest
-         * commit and the catalog version of its snapshot. Settings every read transaction needs go here.
+         * The read's settings and state in one statement: the latest commit and the catalog version of its
+         * snapshot, then its resource limits (transaction-local: ResourceLimits). Settings every read
+         * transaction needs go here.
          */
         private CompiledSql readState() {
-            return new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
-                    .sql("(SELECT version FROM verso.catalog_version), set_config('statement_timeout', ")
-                    .bind(properties.statementTimeout().toMillis() + "ms").sql(", true)").build();
+            return limits.settings(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
+                    .sql("(SELECT version FROM verso.catalog_version), "), sql).build();
         }
 
         /**

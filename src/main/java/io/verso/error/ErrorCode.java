@@ -101,6 +101,15 @@ public enum ErrorCode {
     TOO_MANY_RELATIONS(400),
     /** A read has more expression nodes than the limit. */
     STATEMENT_TOO_LARGE(400),
+    /** A statement ran longer than verso.statement-timeout (the request's, not the server's, doing). */
+    STATEMENT_TIMEOUT(400),
+    /**
+     * A statement needed more than a request's share of PostgreSQL: temporary file space over
+     * verso.temp-file-limit (a sort of a cartesian join), or memory the server would not give.
+     */
+    RESOURCE_LIMIT(400),
+    /** A computed value (a || chain) would be larger than verso.max-concat-bytes. */
+    VALUE_TOO_LARGE(400),
     VIEW_EXISTS(409),
     /** A write breaks a UNIQUE constraint or unique index over current rows. */
     UNIQUE_VIOLATION(409),
@@ -123,9 +132,13 @@ public enum ErrorCode {
     /** A retry while the first request with the same Idempotency-Key is still running. */
     IDEMPOTENCY_KEY_IN_FLIGHT(409),
     INVALID_IDEMPOTENCY_KEY(400),
+    /** A retry of a request that committed but whose answer was lost (the service died before storing it). */
+    IDEMPOTENT_REQUEST_COMMITTED(409),
+
+    /** The caller sent more requests than its rate limit (verso.admission.rate-limit) allows; retry after Retry-After. */
+    RATE_LIMITED(429),
 
     // The server's side: not the caller's fault.
-    STATEMENT_TIMEOUT(503),
     DATABASE_UNAVAILABLE(503),
     WRITE_CONFLICT(409),
     /** Too many requests are running: this one was refused at once rather than queued. */
@@ -149,10 +162,11 @@ public enum ErrorCode {
         return switch (this) {
             case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE -> Category.NOT_FOUND;
             case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT, VIEW_EXISTS, UNIQUE_VIOLATION,
-                 DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT -> Category.CONFLICT;
+                 DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT,
+                 IDEMPOTENT_REQUEST_COMMITTED -> Category.CONFLICT;
             case UNAUTHENTICATED -> Category.UNAUTHENTICATED;
             case FORBIDDEN -> Category.FORBIDDEN;
-            case STATEMENT_TIMEOUT, DATABASE_UNAVAILABLE, OVERLOADED -> Category.UNAVAILABLE;
+            case DATABASE_UNAVAILABLE, OVERLOADED, RATE_LIMITED -> Category.UNAVAILABLE;
             case INTERNAL_ERROR -> Category.INTERNAL;
             default -> Category.BAD_INPUT;
         };

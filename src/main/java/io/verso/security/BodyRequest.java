@@ -9,11 +9,14 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
-/** A request whose body a filter has already read, to be read again from memory. */
-final class BodyRequest extends HttpServletRequestWrapper {
+/**
+ * A request whose body a filter has already read (bounded by verso.max-request-bytes), to be read again
+ * from memory: the idempotency filter (which hashes it) and the size filter (chunked bodies) both use it.
+ */
+public final class BodyRequest extends HttpServletRequestWrapper {
     private final byte[] body;
 
-    BodyRequest(HttpServletRequest request, byte[] body) {
+    public BodyRequest(HttpServletRequest request, byte[] body) {
         super(request);
         this.body = body;
     }
@@ -34,7 +37,7 @@ final class BodyRequest extends HttpServletRequestWrapper {
 
             @Override
             public void setReadListener(ReadListener listener) {
-                throw new UnsupportedOperationException();
+                throw new UnsupportedOperationException("synchronous reads only");
             }
 
             @Override

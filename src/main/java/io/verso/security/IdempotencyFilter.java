@@ -30,7 +30,10 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * same method, path and body gets that response again (header {@code Idempotency-Replayed: true})
  * without running, so without a second commit. The same key with another request is 422; a retry while
  * the first is still running is 409. A failure on our side (5xx) releases the key, so a retry runs.
- * Keys are kept {@code verso.security.idempotency.retention}.
+ * Keys are kept {@code verso.security.idempotency.retention}. The engine marks the claim with its commit in
+ * the commit's own transaction ({@link Idempotency}): if the service dies after committing and before
+ * storing the answer, a retry gets {@code 409 IDEMPOTENT_REQUEST_COMMITTED} naming the commit, not a
+ * second commit.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 10)
@@ -86,6 +89,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
         }
         ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
         boolean stored = false;
+        Idempotency.set(new Idempotency.Claim(principal, key));
         try {
             chain.doFilter(new BodyRequest(request, body), recorded);
             if (recorded.getStatus() < 500) {
@@ -95,6 +99,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
                 stored = true;
             }
         } finally {
+            Idempotency.set(null);
             if (!stored) {
                 release(principal, key);
             }
@@ -115,10 +120,11 @@ class IdempotencyFilter extends OncePerRequestFilter {
                 return true;
             }
             List<Object[]> rows = jdbc.query("SELECT request_hash, status, content_type, body, created_at, "
-                            + "created_at < now() - CAST(? AS interval), created_at < now() - CAST(? AS interval) "
-                            + "FROM verso.idempotency_keys WHERE principal = ? AND key = ?",
+                            + "created_at < now() - CAST(? AS interval), created_at < now() - CAST(? AS interval), "
+                            + "commit_seq FROM verso.idempotency_keys WHERE principal = ? AND key = ?",
                     (rs, n) -> new Object[] {rs.getString(1), (Integer) rs.getObject(2), rs.getString(3),
-                            rs.getBytes(4), rs.getTimestamp(5), rs.getBoolean(6), rs.getBoolean(7)},
+                            rs.getBytes(4), rs.getTimestamp(5), rs.getBoolean(6), rs.getBoolean(7),
+                            (Long) rs.getObject(8)},
                     properties.idempotency().retention().toSeconds() + " seconds",
                     properties.idempotency().inFlight().toSeconds() + " seconds", principal, key);
             if (rows.isEmpty()) {
@@ -135,6 +141,13 @@ class IdempotencyFilter extends OncePerRequestFilter {
             if (!hash.equals(row[0])) {
                 Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_REUSED, "Idempotency-Key '" + key
                         + "' was used with another request (method, path or body); use a new key for a new request");
+                return false;
+            }
+            if (row[1] == null && row[7] != null) {
+                // Committed, but the answer was never stored (the service died in between): never run it again.
+                Problems.write(response, ErrorCode.IDEMPOTENT_REQUEST_COMMITTED, "the request with Idempotency-Key '"
+                        + key + "' made commit " + row[7] + ", but its answer was lost (the service stopped before "
+                        + "storing it); it is not run again");
                 return false;
             }
             if (row[1] == null) {
@@ -168,8 +181,9 @@ class IdempotencyFilter extends OncePerRequestFilter {
 
     private void release(String principal, String key) {
         try {
-            jdbc.update("DELETE FROM verso.idempotency_keys WHERE principal = ? AND key = ? AND status IS NULL",
-                    principal, key);
+            // A claim whose request committed stays: a retry must learn of the commit, not make another.
+            jdbc.update("DELETE FROM verso.idempotency_keys WHERE principal = ? AND key = ? AND status IS NULL "
+                    + "AND commit_seq IS NULL", principal, key);
         } catch (DataAccessException e) {
             // The database is away: the claim stays until the in-flight time passes.
         }

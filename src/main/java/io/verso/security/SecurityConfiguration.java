@@ -48,7 +48,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * service with a database URL and no security configuration refuses to start.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(SecurityProperties.class)
+@EnableConfigurationProperties({SecurityProperties.class, AdmissionProperties.class})
 class SecurityConfiguration {
 
     /** spring.graphql.websocket.path (application.yml). */

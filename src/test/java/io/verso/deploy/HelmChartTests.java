@@ -93,8 +93,12 @@ class HelmChartTests {
         assertThat(probePath(container, "readinessProbe")).isEqualTo("/actuator/health/readiness");
         assertThat(probePath(container, "startupProbe")).isEqualTo("/actuator/health/liveness");
         for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-            assertThat(map(map(container, probe), "httpGet").get("port")).as(probe + " port").isEqualTo("http");
+            assertThat(map(map(container, probe), "httpGet").get("port")).as(probe + " port").isEqualTo("management");
         }
+        // Actuator on its own port, which the Ingress (routing "http" only) never exposes.
+        assertThat(findByName(list(container, "ports"), "management")).containsEntry("containerPort", 8081);
+        Map<String, Object> zero = container(deployment(render(template().set("managementPort", 0))));
+        assertThat(map(map(zero, "readinessProbe"), "httpGet").get("port")).isEqualTo("http");
         assertThat((Integer) map(container, "startupProbe").get("failureThreshold"))
                 .as("startup failureThreshold").isGreaterThanOrEqualTo(30);
     }
@@ -239,7 +243,7 @@ class HelmChartTests {
         Map<String, Object> serviceMonitor = single(docs, "ServiceMonitor");
         assertThat(serviceMonitor).containsEntry("apiVersion", "monitoring.coreos.com/v1");
         assertThat(first(map(serviceMonitor, "spec"), "endpoints"))
-                .containsEntry("port", "http").containsEntry("path", "/actuator/prometheus");
+                .containsEntry("port", "management").containsEntry("path", "/actuator/prometheus");
 
         Map<String, Object> ingress = single(docs, "Ingress");
         assertThat(ingress).containsEntry("apiVersion", "networking.k8s.io/v1");
@@ -314,6 +318,7 @@ class HelmChartTests {
         assertThat(binder.bind("spring.datasource.hikari.maximum-pool-size", Integer.class).get()).isEqualTo(7);
         assertThat(binder.bind("spring.graphql.graphiql.enabled", Boolean.class).get()).isTrue();
         assertThat(binder.bind("server.port", Integer.class).get()).isEqualTo(8080);
+        assertThat(binder.bind("management.server.port", Integer.class).get()).isEqualTo(8081);
         assertThat(binder.bind("server.shutdown", String.class).get()).isEqualTo("graceful");
         assertThat(binder.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).get())
                 .isEqualTo(Duration.ofSeconds(20));

@@ -49,6 +49,40 @@ class IdempotencyAndCorsTests extends IntegrationTest {
         return Long.parseLong(sql.rows("SELECT count(*) FROM " + table).get(0).get(0));
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    private org.springframework.jdbc.core.JdbcTemplate jdbc;
+
+    @Test
+    void aRetryAfterTheAnswerWasLostIsToldItsCommitAndDoesNotCommitAgain() throws Exception {
+        String t = table("idem_lost");
+        sql.run("CREATE TABLE " + t + " (at INT, note TEXT) APPEND");
+        String key = UUID.randomUUID().toString();
+        String body = sqlBody("INSERT INTO " + t + " VALUES (1, 'once')");
+        HttpResponse<String> first = post("/v1/sql", body, "Idempotency-Key", key);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        String commit = SqlClient.JSON.readTree(first.body()).path("commit").asString();
+        // The commit's transaction marked the key with the commit.
+        assertThat(jdbc.queryForObject("SELECT commit_seq FROM verso.idempotency_keys WHERE key = ?", Long.class, key))
+                .isEqualTo(Long.parseLong(commit));
+        // As if the service had died between its commit and storing the answer, long enough ago to take it over.
+        jdbc.update("UPDATE verso.idempotency_keys SET status = NULL, content_type = NULL, body = NULL, "
+                + "created_at = now() - interval '1 hour' WHERE key = ?", key);
+        long latest = sql.latestCommit();
+        HttpResponse<String> retry = post("/v1/sql", body, "Idempotency-Key", key);
+        assertThat(retry.statusCode()).as(retry.body()).isEqualTo(409);
+        JsonNode problem = SqlClient.JSON.readTree(retry.body());
+        assertThat(problem.path("code").asString()).isEqualTo("IDEMPOTENT_REQUEST_COMMITTED");
+        assertThat(problem.path("detail").asString()).contains("commit " + commit);
+        assertThat(count(t)).isEqualTo(1);
+        assertThat(sql.latestCommit()).isEqualTo(latest);
+        // A request that failed made no commit: its key is released and a retry runs.
+        String failing = UUID.randomUUID().toString();
+        assertThat(post("/v1/sql", sqlBody("INSERT INTO " + t + " VALUES (1 / 0, 'x')"), "Idempotency-Key", failing)
+                .statusCode()).isEqualTo(400);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM verso.idempotency_keys WHERE key = ? AND commit_seq IS NOT NULL",
+                Long.class, failing)).isZero();
+    }
+
     @Test
     void aRetryReplaysTheFirstAnswerWithoutASecondCommit() throws Exception {
         String t = table("idem_log");

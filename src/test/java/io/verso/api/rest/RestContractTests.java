@@ -53,7 +53,8 @@ class RestContractTests extends IntegrationTest {
     private Map<String, String> served() {
         Map<String, String> served = new TreeMap<>();
         for (Map.Entry<RequestMappingInfo, HandlerMethod> e : mappings.getHandlerMethods().entrySet()) {
-            if (!e.getValue().getBeanType().getPackageName().startsWith("io.verso.api.rest")) {
+            String owner = e.getValue().getBeanType().getPackageName();
+            if (!owner.startsWith("io.verso.api.rest") && !owner.startsWith("io.verso.security")) {
                 continue;
             }
             for (String path : e.getKey().getPatternValues()) {

@@ -1,0 +1,66 @@
+package io.verso.engine;
+
+import io.verso.compile.SqlBuilder;
+import io.verso.config.VersoProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one request's transaction may use in PostgreSQL, set where the transaction begins as
+ * {@code set_config(name, value, true)} (SET LOCAL: gone at commit or rollback): the statement timeout,
+ * {@code work_mem} (memory of one sort or hash before it spills), {@code temp_file_limit} (the spill
+ * space: a sort of a cartesian join ends with RESOURCE_LIMIT instead of filling the disk) and
+ * {@code verso.max_concat_bytes}, read by {@code verso.concat_fits} (V16) to bound what a {@code ||}
+ * chain may build. temp_file_limit is a superuser setting: for another role it is set only when granted
+ * ({@code GRANT SET ON PARAMETER temp_file_limit}, PostgreSQL 15+), else left to the server's and logged.
+ */
+final class ResourceLimits {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResourceLimits.class);
+
+    private final String timeout;
+    private final String workMem;
+    private final String tempFileLimit;
+    private final String concatBytes;
+    private volatile Boolean tempFileSettable;
+
+    ResourceLimits(VersoProperties properties) {
+        this.timeout = properties.statementTimeout().toMillis() + "ms";
+        this.workMem = Math.max(64, properties.workMem().toKilobytes()) + "kB";
+        this.tempFileLimit = properties.tempFileLimit().toKilobytes() > 0
+                ? properties.tempFileLimit().toKilobytes() + "kB" : null;
+        this.concatBytes = Long.toString(properties.maxConcatBytes().toBytes());
+    }
+
+    /** Appends the settings as select-list items: {@code set_config(...), ...}. */
+    SqlBuilder settings(SqlBuilder b, SqlRunner sql) {
+        b.sql("set_config('statement_timeout', ").bind(timeout).sql(", true), set_config('work_mem', ").bind(workMem)
+                .sql(", true), set_config('verso.max_concat_bytes', ").bind(concatBytes).sql(", true)");
+        if (tempFileLimit != null && tempFileSettable(sql)) {
+            b.sql(", set_config('temp_file_limit', ").bind(tempFileLimit).sql(", true)");
+        }
+        return b;
+    }
+
+    private boolean tempFileSettable(SqlRunner sql) {
+        Boolean known = tempFileSettable;
+        if (known != null) {
+            return known;
+        }
+        // Asked once, in the first request's transaction (read-only queries: any transaction may run them).
+        Object[] role = sql.query(new SqlBuilder().sql("SELECT current_user, rolsuper, ")
+                .sql("current_setting('server_version_num')::int >= 150000 FROM pg_roles WHERE rolname = current_user")
+                .build(), rs -> rs.next() ? new Object[] {rs.getString(1), rs.getBoolean(2), rs.getBoolean(3)} : null);
+        boolean settable = role != null && ((Boolean) role[1] || (Boolean) role[2] && sql.query(new SqlBuilder()
+                .sql("SELECT has_parameter_privilege('temp_file_limit', 'SET')").build(),
+                rs -> rs.next() && rs.getBoolean(1)));
+        if (!settable) {
+            LOG.warn("PostgreSQL role {} may not set temp_file_limit, so verso.temp-file-limit ({}) is not applied: "
+                    + "grant it (GRANT SET ON PARAMETER temp_file_limit TO {}, PostgreSQL 15+) or set it for the role "
+                    + "(ALTER ROLE {} SET temp_file_limit = '{}') as a superuser", role == null ? "?" : role[0],
+                    tempFileLimit, role == null ? "?" : role[0], role == null ? "?" : role[0], tempFileLimit);
+        }
+        tempFileSettable = settable;
+        return settable;
+    }
+}

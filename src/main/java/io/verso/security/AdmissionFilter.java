@@ -1,0 +1,188 @@
+package io.verso.security;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.verso.error.ErrorCode;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Admission: requests are light (one-key reads, small writes, look-ups), heavy (arbitrary reads that may
+ * run until the statement timeout: /v1/sql, /graphql, REST lists, history, diffs, change pages) or large
+ * (a body over {@code verso.admission.large-body-bytes}, held in memory while it runs). Each class has its
+ * own bounded number of places, so heavy requests can hold at most the connections left after the light
+ * reserve and one-key reads keep answering; a request that finds its class full for its wait gets
+ * {@code 503 OVERLOADED} with Retry-After. A caller over its rate limit (off by default) gets
+ * {@code 429 RATE_LIMITED}. Rejections are counted by limit ({@code verso.admission.rejections}); places in
+ * use are gauged ({@code verso.admission.in.use}). Health probes, the console's files and change streams
+ * (long-lived) are not admitted here.
+ */
+@Component
+@Order(Ordered.LOWEST_PRECEDENCE - 20)
+class AdmissionFilter extends OncePerRequestFilter {
+
+    enum Kind { LIGHT, HEAVY, LARGE }
+
+    private static final Pattern HEAVY_GET = Pattern.compile("/v1/tables/[^/]+/(rows|history|diff|changes)/?");
+
+    private final AdmissionProperties properties;
+    private final Map<Kind, Semaphore> places = new EnumMap<>(Kind.class);
+    private final Map<Kind, Integer> sizes = new EnumMap<>(Kind.class);
+    private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
+    private final MeterRegistry registry;
+    private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+
+    AdmissionFilter(AdmissionProperties properties, Environment environment, MeterRegistry registry) {
+        this.properties = properties;
+        this.registry = registry;
+        int pool = environment.getProperty("spring.datasource.hikari.maximum-pool-size", Integer.class, 10);
+        sizes.put(Kind.LIGHT, properties.lightConcurrency() > 0 ? properties.lightConcurrency() : 4 * pool);
+        sizes.put(Kind.HEAVY, properties.heavyConcurrency() > 0 ? properties.heavyConcurrency()
+                : Math.max(1, pool - properties.lightReserve() - properties.largeConcurrency()));
+        sizes.put(Kind.LARGE, Math.max(1, properties.largeConcurrency()));
+        for (Kind kind : Kind.values()) {
+            Semaphore semaphore = new Semaphore(sizes.get(kind), true);
+            places.put(kind, semaphore);
+            int size = sizes.get(kind);
+            Gauge.builder("verso.admission.in.use", semaphore, s -> size - s.availablePermits())
+                    .tag("class", name(kind)).description("requests of the class running").register(registry);
+        }
+        for (String limit : new String[] {"light", "heavy", "large", "rate"}) {
+            rejection(limit);
+        }
+    }
+
+    @Override
+    protected boolean shouldNotFilter(HttpServletRequest request) {
+        String path = request.getRequestURI();
+        if (!properties.enabled() || "OPTIONS".equals(request.getMethod())) {
+            return true;
+        }
+        if (!(path.startsWith("/v1/") || path.equals("/graphql"))) {
+            return true; // health, metrics, the console's files, GraphiQL
+        }
+        String accept = request.getHeader("Accept");
+        // Change streams and GraphQL subscriptions stay open: bounded by their own limits, not by places here.
+        return accept != null && accept.contains("text/event-stream")
+                || "websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
+    }
+
+    static Kind classify(HttpServletRequest request, long largeBodyBytes) {
+        String method = request.getMethod();
+        boolean body = "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
+        long length = request.getContentLengthLong();
+        if (body && (length > largeBodyBytes || length < 0 && request.getHeader("Transfer-Encoding") != null)) {
+            return Kind.LARGE;
+        }
+        String path = request.getRequestURI();
+        if (path.equals("/v1/sql") || path.equals("/graphql")
+                || "GET".equals(method) && HEAVY_GET.matcher(path).matches()) {
+            return Kind.HEAVY;
+        }
+        return Kind.LIGHT;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (properties.rateLimit().requestsPerSecond() > 0) {
+            long waitMillis = bucket(request).take(properties.rateLimit());
+            if (waitMillis > 0) {
+                rejection("rate").increment();
+                response.setHeader("Retry-After", Long.toString(Math.max(1, (waitMillis + 999) / 1000)));
+                Problems.write(response, ErrorCode.RATE_LIMITED, "more than "
+                        + properties.rateLimit().requestsPerSecond() + " requests per second from "
+                        + callerName(request) + " (verso.admission.rate-limit); retry after Retry-After");
+                return;
+            }
+        }
+        Kind kind = classify(request, properties.largeBodyBytes().toBytes());
+        Semaphore semaphore = places.get(kind);
+        boolean admitted;
+        try {
+            admitted = semaphore.tryAcquire(properties.maxWait().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            admitted = false;
+        }
+        if (!admitted) {
+            rejection(name(kind)).increment();
+            response.setHeader("Retry-After", "1");
+            if (kind == Kind.LARGE) {
+                response.setHeader("Connection", "close"); // its unread body is not worth draining
+            }
+            Problems.write(response, ErrorCode.OVERLOADED, "too many " + describe(kind) + " are running ("
+                    + sizes.get(kind) + " at once, verso.admission." + name(kind) + "-concurrency); retry shortly");
+            return;
+        }
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            semaphore.release();
+        }
+    }
+
+    private static String name(Kind kind) {
+        return kind.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static String describe(Kind kind) {
+        return switch (kind) {
+            case LIGHT -> "requests";
+            case HEAVY -> "queries (/v1/sql, /graphql, row lists, history, diffs)";
+            case LARGE -> "requests with large bodies";
+        };
+    }
+
+    private Counter rejection(String limit) {
+        return rejections.computeIfAbsent(limit, l -> Counter.builder("verso.admission.rejections").tag("limit", l)
+                .description("requests refused by admission: OVERLOADED (a class full) or RATE_LIMITED")
+                .register(registry));
+    }
+
+    private static String callerName(HttpServletRequest request) {
+        String name = Caller.current().name();
+        return name != null ? name : request.getRemoteAddr();
+    }
+
+    private Bucket bucket(HttpServletRequest request) {
+        if (buckets.size() > 100_000) {
+            buckets.clear(); // a flood of distinct callers: start afresh rather than grow
+        }
+        return buckets.computeIfAbsent(callerName(request), k -> new Bucket());
+    }
+
+    /** A token bucket: {@code requestsPerSecond} tokens a second, at most {@code burst} saved. */
+    private static final class Bucket {
+        private double tokens = -1;
+        private long last = System.nanoTime();
+
+        synchronized long take(AdmissionProperties.RateLimit limit) {
+            double rate = limit.requestsPerSecond();
+            double burst = limit.burst() > 0 ? limit.burst() : Math.max(1, rate);
+            long now = System.nanoTime();
+            tokens = tokens < 0 ? burst : Math.min(burst, tokens + (now - last) / 1e9 * rate);
+            last = now;
+            if (tokens >= 1) {
+                tokens -= 1;
+                return 0;
+            }
+            return (long) Math.ceil((1 - tokens) / rate * 1000);
+        }
+    }
+}

@@ -1,0 +1,290 @@
+package io.verso.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.VersoApplication;
+import io.verso.support.SqlClient;
+import io.verso.support.TestSecurity;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The fault harness (issue 14), run by {@code .ci/run} through {@code mvn -B verify}: the service runs as a
+ * separate JVM on a private PostgreSQL cluster this test starts (its own data folder and port, fsync and
+ * synchronous_commit on, never the shared cluster). Under steady concurrent writes (each request one commit
+ * of five new rows and an overwrite of a row that existed before the faults) and one-key reads, the service
+ * is killed with SIGKILL and started again, and PostgreSQL is restarted, several times. Then: every
+ * acknowledged write is present; a request refused with an answer applied nothing; a request whose answer
+ * was lost (connection dropped, or DATABASE_UNAVAILABLE while PostgreSQL went down mid-commit) applied all
+ * of its rows or none; AS OF answers taken before the faults are unchanged. The counts are printed.
+ * {@code -Dverso.faults.kills=3 -Dverso.faults.restarts=2 -Dverso.faults.steady-seconds=5} set its size.
+ */
+class FaultHarnessTests {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final int KILLS = Integer.getInteger("verso.faults.kills", 3);
+    private static final int RESTARTS = Integer.getInteger("verso.faults.restarts", 2);
+    private static final long STEADY_MS = Long.getLong("verso.faults.steady-seconds", 5) * 1000;
+    private static final int ROWS = 5;
+    private static final int BASE_ROWS = 20;
+
+    record Sent(long request, int writer, String outcome) {
+    }
+
+    private final Path folder;
+    private int pgPort;
+    private int servicePort;
+    private EmbeddedPostgres pg;
+    private Process service;
+    private int starts;
+
+    FaultHarnessTests() throws Exception {
+        folder = Files.createTempDirectory("verso-faults");
+    }
+
+    @Test
+    void acknowledgedWritesSurviveKilledServicesAndRestartedPostgres() throws Exception {
+        TestSecurity.ensure();
+        pgPort = freePort();
+        servicePort = freePort();
+        startPostgres();
+        try {
+            startService();
+            String base = "http://localhost:" + servicePort;
+            expect(base, sql("CREATE TABLE base (id INT PRIMARY KEY, v TEXT) VERSIONED; "
+                    + "CREATE TABLE acks (id BIGINT PRIMARY KEY, w INT, req BIGINT) VERSIONED"));
+            for (int i = 0; i < BASE_ROWS; i++) {
+                expect(base, sql("UPSERT INTO base VALUES (?, ?)", i, "start-" + i));
+            }
+            long before = Long.parseLong(expect(base, sql("SHOW TABLES")).path("readCommit").asString());
+            List<String> asOfQueries = List.of("SELECT id, v FROM base AS OF COMMIT " + before + " ORDER BY id",
+                    "SELECT count(*) FROM acks AS OF COMMIT " + before,
+                    "SELECT id, v FROM base AS OF COMMIT " + (before - 3) + " ORDER BY id");
+            List<String> asOfAnswers = new ArrayList<>();
+            for (String q : asOfQueries) {
+                asOfAnswers.add(expect(base, sql(q)).path("results").get(0).path("rows").toString());
+            }
+
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong requests = new AtomicLong();
+            ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
+            AtomicInteger reads = new AtomicInteger();
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            for (int w = 0; w < 4; w++) {
+                int writer = w;
+                pool.submit(() -> {
+                    while (!stop.get()) {
+                        long req = requests.incrementAndGet();
+                        String values = LongStream.range(0, ROWS).mapToObj(r -> "(" + (req * ROWS + r) + ", " + writer
+                                + ", " + req + ")").collect(Collectors.joining(", "));
+                        String outcome;
+                        try {
+                            HttpResponse<String> r = send(base, "POST", "/v1/sql", sql("UPSERT INTO acks VALUES " + values
+                                    + "; UPSERT INTO base VALUES (?, ?)", (int) (req % BASE_ROWS), "req-" + req));
+                            outcome = r.statusCode() == 200 ? "acked" : r.statusCode() + " "
+                                    + SqlClient.JSON.readTree(r.body()).path("code").asString();
+                        } catch (java.net.ConnectException e) {
+                            outcome = "unreachable"; // the service is down: nothing was sent
+                        } catch (Exception e) {
+                            outcome = "lost";
+                        }
+                        sent.add(new Sent(req, writer, outcome));
+                        Thread.sleep(outcome.equals("acked") ? 5 : 200);
+                    }
+                    return null;
+                });
+            }
+            for (int t = 0; t < 2; t++) {
+                pool.submit(() -> {
+                    for (int i = 0; !stop.get(); i++) {
+                        try {
+                            if (send(base, "GET", "/v1/tables/base/row?key=" + (i % BASE_ROWS), null).statusCode() == 200) {
+                                reads.incrementAndGet();
+                            }
+                        } catch (Exception e) {
+                            Thread.sleep(200);
+                        }
+                        Thread.sleep(10);
+                    }
+                    return null;
+                });
+            }
+            int kills = 0;
+            int restarts = 0;
+            long started = System.nanoTime();
+            for (int round = 0; round < KILLS + RESTARTS; round++) {
+                Thread.sleep(STEADY_MS);
+                boolean kill = kills < KILLS && (round % 2 == 0 || restarts >= RESTARTS);
+                if (kill) {
+                    service.destroyForcibly();
+                    service.waitFor(30, TimeUnit.SECONDS);
+                    startService();
+                    kills++;
+                } else {
+                    pg.close();
+                    Thread.sleep(1000);
+                    startPostgres();
+                    restarts++;
+                }
+                System.out.println("faults: " + (kill ? "service killed and restarted" : "PostgreSQL restarted")
+                        + " after " + (System.nanoTime() - started) / 1_000_000 + " ms; " + sent.size() + " requests sent");
+            }
+            Thread.sleep(STEADY_MS);
+            stop.set(true);
+            pool.shutdown();
+            assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+
+            // What is stored: the rows of acks by request, read through the service.
+            Map<Long, Integer> stored = new java.util.HashMap<>();
+            for (int w = 0; w < 4; w++) {
+                JsonNode rows = expect(base, sql("SELECT req FROM acks WHERE w = ?", w)).path("results").get(0).path("rows");
+                for (JsonNode row : rows) {
+                    stored.merge(row.get(0).asLong(), 1, Integer::sum);
+                }
+            }
+            int acked = 0;
+            int refused = 0;
+            int lost = 0;
+            int lostApplied = 0;
+            Set<String> problems = new HashSet<>();
+            Map<String, Long> outcomes = sent.stream().collect(Collectors.groupingBy(Sent::outcome,
+                    java.util.TreeMap::new, Collectors.counting()));
+            for (Sent s : sent) {
+                int present = stored.getOrDefault(s.request(), 0);
+                if (s.outcome().equals("acked")) {
+                    acked++;
+                    if (present != ROWS) {
+                        problems.add("acknowledged request " + s.request() + " has " + present + " of " + ROWS + " rows");
+                    }
+                } else if (s.outcome().equals("lost") || s.outcome().equals("unreachable")
+                        || s.outcome().equals("503 DATABASE_UNAVAILABLE")) {
+                    // The answer may have been lost after the commit: all or nothing.
+                    lost++;
+                    if (present == ROWS) {
+                        lostApplied++;
+                    } else if (present != 0) {
+                        problems.add("request " + s.request() + " (" + s.outcome() + ") is half applied: " + present);
+                    }
+                } else {
+                    refused++;
+                    if (present != 0) {
+                        problems.add("refused request " + s.request() + " (" + s.outcome() + ") applied " + present);
+                    }
+                }
+            }
+            int unchanged = 0;
+            for (int i = 0; i < asOfQueries.size(); i++) {
+                String now = expect(base, sql(asOfQueries.get(i))).path("results").get(0).path("rows").toString();
+                if (now.equals(asOfAnswers.get(i))) {
+                    unchanged++;
+                } else {
+                    problems.add("AS OF answer changed: " + asOfQueries.get(i) + " was " + asOfAnswers.get(i) + " now " + now);
+                }
+            }
+            System.out.println("faults: " + kills + " service kills (SIGKILL), " + restarts + " PostgreSQL restarts in "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms; requests " + sent.size() + " " + outcomes);
+            System.out.println("faults: acknowledged " + acked + " (" + acked * ROWS + " rows), all present: "
+                    + problems.stream().noneMatch(p -> p.startsWith("acknowledged")) + "; refused with an answer " + refused
+                    + " (none applied: " + problems.stream().noneMatch(p -> p.startsWith("refused")) + "); answer lost "
+                    + lost + " (applied whole " + lostApplied + ", not applied " + (lost - lostApplied) + "); AS OF answers "
+                    + unchanged + "/" + asOfQueries.size() + " unchanged; one-key reads answered " + reads.get());
+            assertThat(problems).isEmpty();
+            assertThat(acked).isGreaterThan(0);
+            assertThat(kills + restarts).isEqualTo(KILLS + RESTARTS);
+        } finally {
+            if (service != null) {
+                service.destroyForcibly();
+                service.waitFor(30, TimeUnit.SECONDS);
+            }
+            pg.close();
+        }
+    }
+
+    private void startPostgres() throws Exception {
+        pg = EmbeddedPostgres.builder().setDataDirectory(folder.resolve("pgdata")).setCleanDataDirectory(false)
+                .setPort(pgPort).setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
+                .setServerConfig("full_page_writes", "on").start();
+    }
+
+    /** The service as its own JVM on the test's classpath, as {@code java -jar} would run it. */
+    private void startService() throws Exception {
+        starts++;
+        File log = new File("target/faults/service-" + starts + ".log");
+        log.getParentFile().mkdirs();
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+ExitOnOutOfMemoryError", "-Xmx512m", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), VersoApplication.class.getName(),
+                "--server.port=" + servicePort,
+                "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres",
+                "--spring.datasource.username=postgres", "--spring.datasource.password=",
+                "--verso.security.admin-api-key=" + TestSecurity.ADMIN_KEY, "--verso.read-replicas=",
+                "--verso.retention.check-interval=365d")
+                .redirectErrorStream(true).redirectOutput(log);
+        builder.environment().keySet().removeIf(k -> k.startsWith("SPRING_") || k.startsWith("VERSO_"));
+        service = builder.start();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (send("http://localhost:" + servicePort, "GET", "/actuator/health/readiness", null).statusCode() == 200) {
+                    return;
+                }
+            } catch (Exception e) {
+                // not listening yet
+            }
+            assertThat(service.isAlive()).as("the service started (see " + log + ")").isTrue();
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the service was not ready within 120 s (see " + log + ")");
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static JsonNode expect(String base, String body) throws Exception {
+        HttpResponse<String> r = send(base, "POST", "/v1/sql", body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return SqlClient.JSON.readTree(r.body());
+    }
+
+    private static String sql(String text, Object... params) {
+        return SqlClient.JSON.writeValueAsString(Map.of("sql", text, "params", List.of(params)));
+    }
+
+    private static HttpResponse<String> send(String base, String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(15))
+                .header(TestSecurity.HEADER, TestSecurity.ADMIN_KEY)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

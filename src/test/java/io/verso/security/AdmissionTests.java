@@ -1,0 +1,104 @@
+package io.verso.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.env.MockEnvironment;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Admission classes and the per-caller rate limit, on the filter itself (the abuse test,
+ * io.verso.faults.AbuseTests, drives them over HTTP under load).
+ */
+class AdmissionTests {
+
+    private static AdmissionProperties properties(int heavy, double rate) {
+        return new AdmissionProperties(true, 0, heavy, 3, 1, DataSize.ofMegabytes(1), Duration.ofMillis(200),
+                new AdmissionProperties.RateLimit(rate, 2));
+    }
+
+    private static MockHttpServletRequest request(String method, String path, int bodyBytes) {
+        MockHttpServletRequest request = new MockHttpServletRequest(method, path);
+        if (bodyBytes > 0) {
+            request.setContent(new byte[bodyBytes]);
+        }
+        return request;
+    }
+
+    @Test
+    void requestsAreClassedLightHeavyOrLarge() {
+        long large = DataSize.ofMegabytes(1).toBytes();
+        assertThat(AdmissionFilter.classify(request("GET", "/v1/tables/t/row", 0), large))
+                .isEqualTo(AdmissionFilter.Kind.LIGHT);
+        assertThat(AdmissionFilter.classify(request("POST", "/v1/tables/t/rows", 100), large))
+                .isEqualTo(AdmissionFilter.Kind.LIGHT);
+        assertThat(AdmissionFilter.classify(request("GET", "/v1/tables/t/rows", 0), large))
+                .isEqualTo(AdmissionFilter.Kind.HEAVY);
+        assertThat(AdmissionFilter.classify(request("POST", "/v1/sql", 100), large)).isEqualTo(AdmissionFilter.Kind.HEAVY);
+        assertThat(AdmissionFilter.classify(request("POST", "/graphql", 100), large)).isEqualTo(AdmissionFilter.Kind.HEAVY);
+        assertThat(AdmissionFilter.classify(request("POST", "/v1/tables/t/rows", 2 << 20), large))
+                .isEqualTo(AdmissionFilter.Kind.LARGE);
+    }
+
+    @Test
+    void aFullClassAnswers503AtOnceAndOtherClassesStillRun() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AdmissionFilter filter = new AdmissionFilter(properties(1, 0), new MockEnvironment(), registry);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread heavy = new Thread(() -> {
+            try {
+                filter.doFilter(request("POST", "/v1/sql", 10), new MockHttpServletResponse(), (rq, rs) -> {
+                    running.countDown();
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        heavy.start();
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        MockHttpServletResponse second = new MockHttpServletResponse();
+        long started = System.nanoTime();
+        filter.doFilter(request("POST", "/v1/sql", 10), second, (rq, rs) -> { });
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
+        assertThat(second.getStatus()).isEqualTo(503);
+        assertThat(second.getContentAsString()).contains("OVERLOADED").contains("heavy-concurrency");
+        assertThat(second.getHeader("Retry-After")).isEqualTo("1");
+        MockHttpServletResponse light = new MockHttpServletResponse();
+        filter.doFilter(request("GET", "/v1/tables/t/row", 0), light, (rq, rs) -> ((MockHttpServletResponse) rs).setStatus(200));
+        assertThat(light.getStatus()).isEqualTo(200);
+        release.countDown();
+        heavy.join();
+        assertThat(registry.get("verso.admission.rejections").tag("limit", "heavy").counter().count()).isEqualTo(1);
+        assertThat(registry.get("verso.admission.rejections").tag("limit", "light").counter().count()).isZero();
+    }
+
+    @Test
+    void aCallerOverItsRateGets429WithRetryAfter() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AdmissionFilter filter = new AdmissionFilter(properties(0, 1), new MockEnvironment(), registry);
+        int[] statuses = new int[3];
+        MockHttpServletResponse last = null;
+        for (int i = 0; i < 3; i++) {
+            last = new MockHttpServletResponse();
+            filter.doFilter(request("GET", "/v1/tables/t/row", 0), last, (rq, rs) -> ((MockHttpServletResponse) rs).setStatus(200));
+            statuses[i] = last.getStatus();
+        }
+        // A burst of two, then one a second.
+        assertThat(statuses).containsExactly(200, 200, 429);
+        assertThat(last.getContentAsString()).contains("RATE_LIMITED");
+        assertThat(last.getHeader("Retry-After")).isEqualTo("1");
+        assertThat(registry.get("verso.admission.rejections").tag("limit", "rate").counter().count()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,64 @@
+package io.verso.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verso.support.IntegrationTest;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Values a statement computes are bounded: PostgreSQL keeps every intermediate result of a row's
+ * expression until the row is done and checks no timeout inside one, so {@code s || s || …} over 1 MiB
+ * values once grew a backend past 20 GB. A {@code ||} chain over verso.max-concat-bytes (128 MB, counting
+ * intermediate results) is refused with VALUE_TOO_LARGE before any of it is built; ordinary chains keep
+ * PostgreSQL's types and NULL handling.
+ */
+class ResourceLimitTests extends IntegrationTest {
+
+    @Test
+    void aValueBlowingConcatenationIsRefusedAtOnceAndWritesNothing() {
+        String blobs = table("blobs");
+        String mib = "x".repeat(1 << 20);
+        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
+                + " VALUES (1, ?)", mib);
+        // The 1,100 terms nest deeper than the statement may (a 400 either way); 300 would build 45 GB.
+        long started = System.nanoTime();
+        var deep = sql.post("SELECT length(upper(" + String.join(" || ", Collections.nCopies(1100, "s")) + ")) FROM "
+                + blobs + " WHERE k = 1");
+        assertThat(deep.statusCode()).as(deep.asString()).isEqualTo(400);
+        assertThat(deep.asString()).containsAnyOf("VALUE_TOO_LARGE", "STATEMENT_TOO_LARGE");
+        JsonNode problem = sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(upper("
+                + String.join(" || ", Collections.nCopies(300, "s")) + ")) FROM " + blobs + " WHERE k = 1");
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(10_000);
+        assertThat(problem.path("detail").asString()).contains("verso.max-concat-bytes");
+        long before = sql.latestCommit();
+        sql.fails(400, "VALUE_TOO_LARGE", "UPDATE " + blobs + " SET s = "
+                + String.join(" || ", Collections.nCopies(200, "s")) + " WHERE k = 1");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+        // A chain within the limit runs: 100 × 1 MiB built as 1+2+…+100 MiB is over; 8 terms is not.
+        assertThat(sql.rows("SELECT length(" + String.join(" || ", Collections.nCopies(8, "s")) + ") FROM " + blobs))
+                .isEqualTo(List.of(List.of(Integer.toString(8 << 20))));
+    }
+
+    @Test
+    void paddingIsBoundedLikeConcatenation() {
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(lpad('x', 1000000000, 'y'))");
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(rpad('x', ?))", 1_000_000_000);
+        assertThat(sql.rows("SELECT lpad('7', 3, '0'), rpad('ab', 4), lpad('x', NULL)"))
+                .isEqualTo(List.of(java.util.Arrays.asList("007", "ab  ", null)));
+    }
+
+    @Test
+    void ordinaryConcatenationsKeepPostgresTypesAndNulls() {
+        assertThat(sql.rows("SELECT 1 || 'a' || 2, 'a' || NULL || 'b', 'x' || ('y' || 'z'), "
+                + "CAST('{\"a\": 1}' AS JSONB) || CAST('{\"b\": 2}' AS JSONB) || CAST('{\"c\": 3}' AS JSONB)"))
+                .isEqualTo(List.of(java.util.Arrays.asList("1a2", null, "xyz", "{\"a\":1,\"b\":2,\"c\":3}")));
+        String t = table("names");
+        sql.write("CREATE TABLE " + t + " (id INT PRIMARY KEY, first TEXT, last TEXT) VERSIONED; UPSERT INTO " + t
+                + " VALUES (1, 'Ada', 'Lovelace'), (2, 'Alan', NULL)");
+        assertThat(sql.rows("SELECT id || ': ' || first || ' ' || last FROM " + t + " WHERE first || ' ' || last "
+                + "LIKE 'Ada%' ORDER BY id")).isEqualTo(List.of(List.of("1: Ada Lovelace")));
+    }
+}
