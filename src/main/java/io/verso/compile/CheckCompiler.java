@@ -22,21 +22,10 @@ public final class CheckCompiler {
         SqlBuilder b = select(table, checks);
         b.sql(" FROM ");
         RelationCompiler.current(b, table);
-        b.sql(" AS ").ident(table.name()).sql(" JOIN (SELECT ");
+        b.sql(" AS ").ident(table.name()).sql(" JOIN (");
         List<ColumnDef> keys = table.keyColumns();
-        for (int i = 0; i < keys.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(u.a" + i + " AS ").sql(keys.get(i).type().sql()).sql(") AS ")
-                    .ident(keys.get(i).name());
-        }
-        b.sql(" FROM unnest(");
-        for (int i = 0; i < keys.size(); i++) {
-            b.sql(i > 0 ? ", " : "").bind(new CompiledSql.ArrayBind("text", keyValues[i]));
-        }
-        b.sql(") AS u(");
-        for (int i = 0; i < keys.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("a" + i);
-        }
-        b.sql(")) AS ").ident("_verso_keys").sql(" ON ");
+        WriteCompiler.source(b, keys, keyValues, null, ColumnDef::name);
+        b.sql(") AS ").ident("_verso_keys").sql(" ON ");
         for (int i = 0; i < keys.size(); i++) {
             b.sql(i > 0 ? " AND " : "").qualified(table.name(), keys.get(i).name()).sql(" = ")
                     .qualified("_verso_keys", keys.get(i).name());

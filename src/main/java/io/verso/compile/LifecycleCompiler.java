@@ -122,20 +122,9 @@ public final class LifecycleCompiler {
         List<CompiledSql> statements = new ArrayList<>();
         List<ColumnDef> keys = table.keyColumns();
         for (String physical : physicalTables(table)) {
-            SqlBuilder b = new SqlBuilder().sql("DELETE FROM ").table(physical).sql(" AS t USING (SELECT ");
-            for (int i = 0; i < keys.size(); i++) {
-                b.sql(i > 0 ? ", " : "").sql("CAST(u.a" + i + " AS ").sql(keys.get(i).type().sql()).sql(") AS ")
-                        .ident(keys.get(i).physical());
-            }
-            b.sql(" FROM unnest(");
-            for (int i = 0; i < keys.size(); i++) {
-                b.sql(i > 0 ? ", " : "").bind(new CompiledSql.ArrayBind("text", keyValues[i]));
-            }
-            b.sql(") AS u(");
-            for (int i = 0; i < keys.size(); i++) {
-                b.sql(i > 0 ? ", " : "").sql("a" + i);
-            }
-            b.sql(")) AS k WHERE ");
+            SqlBuilder b = new SqlBuilder().sql("DELETE FROM ").table(physical).sql(" AS t USING (");
+            WriteCompiler.source(b, keys, keyValues, null, ColumnDef::physical);
+            b.sql(") AS k WHERE ");
             if (table.mode() == TableMode.SYSTEM) {
                 // A SYSTEM table's row keeps its hidden identity across key changes: every version of every
                 // row that ever had one of the keys goes, its other keys' versions included.

@@ -153,12 +153,21 @@ public final class WriteCompiler {
         return b.build();
     }
 
-    /** {@code SELECT CAST(a0 AS type) AS "c1", ... FROM unnest(?, ...) AS u(a0, ...)}: typed rows from arrays. */
     private static void source(SqlBuilder b, List<ColumnDef> columns, String[][] values, Integer[] positions) {
+        source(b, columns, values, positions, ColumnDef::physical);
+    }
+
+    /**
+     * {@code SELECT CAST(a0 AS type) AS "c1", ... FROM unnest(?, ...) AS u(a0, ...)}: typed rows from text
+     * arrays ({@code values[c][r]}: column c of row r), each column named by {@code name} (its storage
+     * name, or its user name where the rows meet a relation that uses those).
+     */
+    static void source(SqlBuilder b, List<ColumnDef> columns, String[][] values, Integer[] positions,
+                       java.util.function.Function<ColumnDef, String> name) {
         b.sql("SELECT ");
         for (int i = 0; i < columns.size(); i++) {
             b.sql(i > 0 ? ", " : "").sql("CAST(u.a" + i + " AS ").sql(columns.get(i).type().sql()).sql(") AS ")
-                    .ident(columns.get(i).physical());
+                    .ident(name.apply(columns.get(i)));
         }
         if (positions != null) {
             b.sql(columns.isEmpty() ? "" : ", ").sql("u.pos AS ").ident("_pos");

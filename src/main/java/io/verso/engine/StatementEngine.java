@@ -20,7 +20,6 @@ import io.verso.catalog.TableMode;
 import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
 import io.verso.commits.CommitRecord;
-import io.verso.commits.CommitRepository;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.DdlCompiler;
 import io.verso.compile.SelectCompiler;
@@ -86,7 +85,6 @@ public class StatementEngine {
 
     private final Catalog catalog;
     private final Lifecycle lifecycle;
-    private final CommitRepository commits;
     private final SqlRunner sql;
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
@@ -99,7 +97,7 @@ public class StatementEngine {
     private final SystemVersioning system;
     private final Deriver deriver;
 
-    public StatementEngine(Catalog catalog, Views views, CommitRepository commits, SqlRunner sql,
+    public StatementEngine(Catalog catalog, Views views, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
                            EngineObserver observer, AccessControl access, ObjectProvider<ReadRouter> router,
                            Deriver deriver) {
@@ -108,7 +106,6 @@ public class StatementEngine {
         this.views = views;
         this.lifecycle = new Lifecycle(catalog, sql);
         this.system = new SystemVersioning(catalog, sql);
-        this.commits = commits;
         this.sql = sql;
         this.properties = properties;
         this.limits = new ResourceLimits(properties);
