@@ -32,8 +32,11 @@ bash .ci/standby up
 mvn -B -q -Pbench -DskipTests package
 mkdir -p "$OUT"
 primary="jdbc:postgresql://127.0.0.1:$VERSO_STANDBY_PRIMARY_PORT/$DB"
+# Security on, as in production: the admin API key, sent by the client (VERSO_API_KEY).
+API_KEY=${BENCH_API_KEY:-bench-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')}
+export VERSO_API_KEY=$API_KEY
 start() { # port, replicas
-  SPRING_DATASOURCE_URL=$primary SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD= PORT=$1 \
+  VERSO_SECURITY_ADMIN_API_KEY=$API_KEY SPRING_DATASOURCE_URL=$primary SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD= PORT=$1 \
     VERSO_READ_REPLICAS=$2 java -Xmx512m -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/replicas-$1.log" 2>&1 &
   pids+=($!)
 }

@@ -158,7 +158,7 @@ public final class ReplicaBench {
         StringBuilder body = new StringBuilder("{\"sql\":");
         Json.string(body, text);
         body.append(",\"params\":[").append(params).append("]}");
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/v1/sql"))
+        HttpRequest.Builder request = VersoClient.request(URI.create(base + "/v1/sql"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
         if (header != null) {
             request.header("Verso-Min-Commit", header);
@@ -172,7 +172,7 @@ public final class ReplicaBench {
 
     /** verso_reads_total{target="replica"} of an instance, -1 before it has one. */
     private static double replicaReads(String base) throws IOException, InterruptedException {
-        String metrics = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
+        String metrics = HTTP.send(VersoClient.request(URI.create(base + "/actuator/prometheus")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         Matcher m = Pattern.compile("verso_reads_total\\{[^}]*target=\"replica\"[^}]*} (\\S+)").matcher(metrics);
         return m.find() ? Double.parseDouble(m.group(1)) : -1;

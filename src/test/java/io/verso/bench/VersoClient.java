@@ -39,7 +39,7 @@ final class VersoClient {
      * A request carrying the API key of VERSO_API_KEY (or the system property verso.security.admin-api-key,
      * set by the tests' shared context), for a service with security on.
      */
-    private static HttpRequest.Builder request(URI uri) {
+    static HttpRequest.Builder request(URI uri) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
         String key = System.getenv("VERSO_API_KEY") != null ? System.getenv("VERSO_API_KEY")
                 : System.getProperty("verso.security.admin-api-key");
