@@ -3,7 +3,8 @@
 # it is on disk (fsync, synchronous_commit and full_page_writes on). This starts the service from the
 # build twice on a fresh embedded PostgreSQL each time -- durable (the default) and with the library's
 # fast settings (verso.embedded.durable=false: no fsync, synchronous_commit off, for this measurement
-# only) -- and times small commits through POST /v1/sql: one writer, then FSYNC_WRITERS at once.
+# only) -- and times commits through POST /v1/sql (bench/commits.py, keep-alive connections): one-row
+# commits from one writer, then from FSYNC_WRITERS at once, then 1,000-row commits from one writer.
 # Sizes: FSYNC_COMMITS (default 500) single-row commits per run. Measure on an idle machine.
 #   bash bench/fsync.sh            FSYNC_COMMITS=50 bash bench/fsync.sh   (a quick check that it runs)
 set -euo pipefail
@@ -20,13 +21,6 @@ if [ ! -f target/bench/classpath.txt ] || [ ! -d target/classes/io ]; then
 fi
 classpath="target/classes:$(cat target/bench/classpath.txt)"
 
-now_ms() { date +%s%3N; }
-commit() { # $1: id
-  curl -sf -o /dev/null -H 'Content-Type: application/json' \
-    -d "{\"sql\": \"UPSERT INTO ingest VALUES ($1, 'row $1')\"}" "http://127.0.0.1:$PORT/v1/sql"
-}
-export -f commit
-export PORT
 
 run() { # $1: durable true|false
   local data="$OUT/pgdata-$1"
@@ -43,23 +37,18 @@ run() { # $1: durable true|false
   done
   curl -sf -o /dev/null -H 'Content-Type: application/json' \
     -d '{"sql": "CREATE TABLE ingest (id INT PRIMARY KEY, v TEXT) VERSIONED"}' "http://127.0.0.1:$PORT/v1/sql"
-  local start end
-  start=$(now_ms)
-  for i in $(seq 1 "$COMMITS"); do commit "$i"; done
-  end=$(now_ms)
-  local one=$(( COMMITS * 1000 / (end - start + 1) ))
-  start=$(now_ms)
-  seq $((COMMITS + 1)) $((COMMITS * 3)) | xargs -P "$WRITERS" -I{} bash -c 'commit {}'
-  end=$(now_ms)
-  local many=$(( COMMITS * 2 * 1000 / (end - start + 1) ))
+  local one many batch
+  one=$(python3 bench/commits.py "$PORT" 0 "$COMMITS" 1 1)
+  many=$(python3 bench/commits.py "$PORT" "$COMMITS" $((COMMITS * 2)) "$WRITERS" 1)
+  batch=$(python3 bench/commits.py "$PORT" $((COMMITS * 3)) 100 1 1000)
   kill $service; wait $service 2>/dev/null || true
-  echo "| $1 | $one | $many |"
+  echo "| $1 | $one | $many | $((batch * 1000)) |"
 }
 
 {
-  echo "| embedded durable (fsync, synchronous_commit) | commits/s, 1 writer | commits/s, $WRITERS writers |"
-  echo "| --- | --- | --- |"
+  echo "| embedded durable (fsync, synchronous_commit) | commits/s, 1 writer | commits/s, $WRITERS writers | rows/s, 1 writer, 1,000-row commits |"
+  echo "| --- | --- | --- | --- |"
   run true
   run false
 } | tee "$OUT/results.md"
-echo "(each commit one row through POST /v1/sql with curl; $COMMITS and $((COMMITS * 2)) commits; $(nproc) cores)"
+echo "(POST /v1/sql over keep-alive connections, bench/commits.py: $COMMITS one-row commits, then $((COMMITS * 2)) with $WRITERS writers, then 100 commits of 1,000 rows; $(nproc) cores)"
