@@ -50,7 +50,8 @@ public final class ReplicaBench {
         int versions = Integer.parseInt(a.getOrDefault("versions", "5"));
         int clients = Integer.parseInt(a.getOrDefault("clients", "16"));
         int seconds = Integer.parseInt(a.getOrDefault("seconds", "8"));
-        int rounds = Integer.parseInt(a.getOrDefault("rounds", "3"));
+        int rounds = Integer.parseInt(a.getOrDefault("rounds", "5"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", "10"));
 
         String table = "replica_bench";
         sql(targets[0], "DROP TABLE IF EXISTS " + table, "");
@@ -75,6 +76,10 @@ public final class ReplicaBench {
         Thread.sleep(1000);
         sql(targets[1], "SELECT v FROM " + table + " WHERE k = 0 AS OF COMMIT ?", Long.toString(last));
 
+        // Both JVMs are fresh: a discarded round per target first, so the rounds compare compiled code.
+        for (int t = 0; t < 3; t++) {
+            run(targets[t], headers[t], new AtomicLong(), table, keys, commits, clients, warmup);
+        }
         double[][] perSecond = new double[3][rounds];
         double replicaBefore = replicaReads(targets[1]);
         long readsBefore = TOTAL[1].get() + TOTAL[2].get();
@@ -90,7 +95,8 @@ public final class ReplicaBench {
         StringBuilder out = new StringBuilder();
         out.append("One-key `AS OF COMMIT` reads through `POST /v1/sql`, ").append(clients).append(" clients, ")
                 .append(rounds).append(" rounds of ").append(seconds).append(" s each, ").append(keys)
-                .append(" keys x ").append(versions).append(" versions; median of rounds.\n\n");
+                .append(" keys x ").append(versions).append(" versions; median of rounds, after a ").append(warmup)
+                .append(" s warm-up round per instance.\n\n");
         out.append("| instance | reads/s (median) | rounds | ratio |\n| --- | ---: | --- | ---: |\n");
         double base = median(perSecond[0]);
         for (int t = 0; t < 3; t++) {
