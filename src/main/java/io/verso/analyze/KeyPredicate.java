@@ -79,7 +79,7 @@ public final class KeyPredicate {
 
     /**
      * Whether the predicate is a conjunction of equalities and IN lists of literals and parameters that
-     * covers every key column (other columns may be fixed too; values are not looked at): what admission
+     * covers every key column (other conjuncts may narrow it further; values are not looked at): what admission
      * calls a one-key statement ({@link Weight}). Flattened without recursion, as chains may be long.
      */
     public static boolean fixesEveryKey(Expr where, List<ColumnDef> keys) {
@@ -106,9 +106,8 @@ public final class KeyPredicate {
             } else if (conjunct instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.ColumnRef ref
                     && in.items().stream().allMatch(KeyPredicate::isValue)) {
                 fixed.add(ref.column().name());
-            } else {
-                return false;
             }
+            // Any other conjunct only narrows the rows the key columns select.
         }
         return keys.stream().allMatch(k -> fixed.contains(k.name()));
     }

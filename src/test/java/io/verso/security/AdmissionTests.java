@@ -94,7 +94,7 @@ class AdmissionTests {
         CountDownLatch release = new CountDownLatch(1);
         Thread heavy = new Thread(() -> {
             try {
-                filter.doFilter(request("POST", "/v1/sql", 10), new MockHttpServletResponse(), (rq, rs) -> {
+                filter.doFilter(request("POST", "/graphql", 10), new MockHttpServletResponse(), (rq, rs) -> {
                     running.countDown();
                     try {
                         release.await(10, TimeUnit.SECONDS);
@@ -110,7 +110,7 @@ class AdmissionTests {
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
         MockHttpServletResponse second = new MockHttpServletResponse();
         long started = System.nanoTime();
-        filter.doFilter(request("POST", "/v1/sql", 10), second, (rq, rs) -> { });
+        filter.doFilter(request("POST", "/graphql", 10), second, (rq, rs) -> { });
         assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
         assertThat(second.getStatus()).isEqualTo(503);
         assertThat(second.getContentAsString()).contains("OVERLOADED").contains("heavy-concurrency");
