@@ -43,6 +43,21 @@ class ResourceLimitTests extends IntegrationTest {
     }
 
     @Test
+    void chainsNestedInEachOthersTermsCannotBlowUpTheCompiledText() {
+        // The guard writes a chain's terms twice: 30 levels would compile to 2^30 copies and end the JVM.
+        String nested = "'x'";
+        for (int i = 0; i < 30; i++) {
+            nested = "upper(" + nested + " || 'a')";
+        }
+        long started = System.nanoTime();
+        sql.fails(400, "STATEMENT_TOO_LARGE", "SELECT length(" + nested + ")");
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(10_000);
+        // A few levels compile and run as PostgreSQL would.
+        assertThat(sql.rows("SELECT upper(lower(upper('x' || 'a') || 'b') || 'c')"))
+                .isEqualTo(List.of(List.of("XABC")));
+    }
+
+    @Test
     void paddingIsBoundedLikeConcatenation() {
         sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(lpad('x', 1000000000, 'y'))");
         sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(rpad('x', ?))", 1_000_000_000);
