@@ -77,6 +77,41 @@ public final class KeyPredicate {
         return rows;
     }
 
+    /**
+     * Whether the predicate is a conjunction of equalities and IN lists of literals and parameters that
+     * covers every key column (other conjuncts may narrow it further; values are not looked at): what admission
+     * calls a one-key statement ({@link Weight}). Flattened without recursion, as chains may be long.
+     */
+    public static boolean fixesEveryKey(Expr where, List<ColumnDef> keys) {
+        List<Expr> conjuncts = new ArrayList<>();
+        java.util.ArrayDeque<Expr> pending = new java.util.ArrayDeque<>();
+        pending.push(where);
+        while (!pending.isEmpty()) {
+            Expr expr = pending.pop();
+            if (expr instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
+                pending.push(b.right());
+                pending.push(b.left());
+            } else {
+                conjuncts.add(expr);
+            }
+        }
+        java.util.Set<String> fixed = new java.util.HashSet<>();
+        for (Expr conjunct : conjuncts) {
+            if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ
+                    && b.left() instanceof Expr.ColumnRef ref && isValue(b.right())) {
+                fixed.add(ref.column().name());
+            } else if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ
+                    && b.right() instanceof Expr.ColumnRef ref && isValue(b.left())) {
+                fixed.add(ref.column().name());
+            } else if (conjunct instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.ColumnRef ref
+                    && in.items().stream().allMatch(KeyPredicate::isValue)) {
+                fixed.add(ref.column().name());
+            }
+            // Any other conjunct only narrows the rows the key columns select.
+        }
+        return keys.stream().allMatch(k -> fixed.contains(k.name()));
+    }
+
     private static boolean isValue(Expr expr) {
         return expr instanceof Expr.Literal || expr instanceof Expr.Parameter;
     }

@@ -158,6 +158,10 @@ public final class ExprCompiler {
 
     private void function(SqlBuilder b, Expr.FunctionCall f) {
         Function function = Function.named(f.name().name()).orElseThrow();
+        if (concatCall(f)) {
+            concatenation(b, f); // guarded like a || chain, which it is but for NULLs
+            return;
+        }
         b.sql(function.sqlName());
         if (function.kind == Function.Kind.BARE) {
             return;
@@ -173,8 +177,7 @@ public final class ExprCompiler {
                 // These take "any": PostgreSQL cannot infer a bound string's type there, so say it.
                 for (int i = 0; i < f.args().size(); i++) {
                     Expr arg = f.args().get(i);
-                    boolean text = arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
-                            || arg instanceof Expr.Parameter p && params.get(p.index()) instanceof String;
+                    boolean text = textBind(arg);
                     b.sql(i > 0 ? ", " : "").sql(text ? "CAST(" : "");
                     emit(b, arg);
                     b.sql(text ? " AS text)" : "");
@@ -374,7 +377,7 @@ public final class ExprCompiler {
      * {@code verso.concat_fits} (V16) refuses a chain over {@code verso.max-concat-bytes} with VALUE_TOO_LARGE.
      * The chain itself is emitted as written, so its types and NULL handling are PostgreSQL's.
      */
-    private void concatenation(SqlBuilder b, Expr.Binary chain) {
+    private void concatenation(SqlBuilder b, Expr chain) {
         List<Expr> terms = new java.util.ArrayList<>();
         List<Integer> depths = new java.util.ArrayList<>();
         java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();
@@ -386,6 +389,12 @@ public final class ExprCompiler {
             if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
                 pending.push(new Object[] {bin.right(), depth + 1});
                 pending.push(new Object[] {bin.left(), depth + 1});
+            } else if (concatCall(e)) {
+                // concat(a, b, c) builds its result once: one level above each argument.
+                List<Expr> args = ((Expr.FunctionCall) e).args();
+                for (int i = args.size() - 1; i >= 0; i--) {
+                    pending.push(new Object[] {args.get(i), depth + 1});
+                }
             } else {
                 terms.add(e);
                 depths.add(depth);
@@ -409,8 +418,33 @@ public final class ExprCompiler {
             b.sql(" || ");
             concatenationTree(b, bin.right());
             b.sql(")");
+        } else if (concatCall(expr)) {
+            List<Expr> args = ((Expr.FunctionCall) expr).args();
+            b.sql(Function.CONCAT.sqlName()).sql("(");
+            for (int i = 0; i < args.size(); i++) {
+                // concat takes "any": PostgreSQL cannot infer a bound string's type there, so say it.
+                boolean text = textBind(args.get(i));
+                b.sql(i > 0 ? ", " : "").sql(text ? "CAST(" : "");
+                concatenationTree(b, args.get(i));
+                b.sql(text ? " AS text)" : "");
+            }
+            b.sql(")");
         } else {
             emit(b, expr);
         }
+    }
+
+    /**
+     * {@code concat(...)}: nested in a {@code ||} chain or in another concat, or holding them, it builds its
+     * arguments' intermediate values just the same, so the chain guard counts it as one more level.
+     */
+    private static boolean concatCall(Expr expr) {
+        return expr instanceof Expr.FunctionCall f && f.over() == null && !f.star() && !f.distinct()
+                && Function.named(f.name().name()).orElse(null) == Function.CONCAT;
+    }
+
+    private boolean textBind(Expr arg) {
+        return arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
+                || arg instanceof Expr.Parameter p && params.get(p.index()) instanceof String;
     }
 }

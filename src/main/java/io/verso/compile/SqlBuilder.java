@@ -1,5 +1,7 @@
 package io.verso.compile;
 
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,12 +12,25 @@ import java.util.List;
  */
 public final class SqlBuilder {
 
+    /**
+     * Most characters of SQL one statement may compile to. The {@code ||} guard (ExprCompiler) writes each term
+     * of a chain twice, so chains nested in each other's terms double the text per level: twenty levels of
+     * {@code upper(x || 'a')}, a few hundred characters, would compile to gigabytes and end the JVM. Legitimate
+     * statements compile to a small multiple of their text (values travel as binds).
+     */
+    static final int MAX_CHARS = 32 << 20;
+
     private final StringBuilder sql = new StringBuilder();
     private final List<Object> binds = new ArrayList<>();
 
     /** Appends a fragment of the compiler's own SQL. Never pass user text here. */
     public SqlBuilder sql(String fragment) {
         sql.append(fragment);
+        if (sql.length() > MAX_CHARS) {
+            throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement compiles to more than " + MAX_CHARS
+                    + " characters of SQL (|| chains nested in each other's terms double it at each level); "
+                    + "simplify or split it");
+        }
         return this;
     }
 

@@ -9,6 +9,7 @@ import io.verso.analyze.DdlAnalyzer;
 import io.verso.analyze.GroupBatch;
 import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.TableLookup;
+import io.verso.analyze.Weight;
 import io.verso.analyze.WriteAnalyzer.RowInput;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.Catalog;
@@ -146,6 +147,18 @@ public class StatementEngine {
         }
     }
 
+    /**
+     * Whether the statements are light for admission ({@link Weight}: one-key reads, small writes, look-ups),
+     * judged on the table definitions this instance already holds: no database round trip.
+     */
+    public boolean light(SqlParser.Script script) {
+        Catalog.Snapshot snapshot = catalog.latestSnapshot();
+        return snapshot != null && Weight.light(script.statements(), name -> {
+            Optional<TableDef> table = snapshot.cached(name);
+            return table == null ? Optional.empty() : table.map(TableDef::keyColumns);
+        });
+    }
+
     /** Statements a surface built, whose parameters are exactly {@code params}. */
     public ExecutionResult execute(List<Statement> statements, List<Object> params, String actor) {
         return execute(new SqlParser.Script(statements, params.size()), params, actor);
@@ -256,7 +269,6 @@ public class StatementEngine {
         }
 
         ExecutionResult run(List<Statement> statements, org.springframework.transaction.TransactionStatus status) {
-            String timeout = properties.statementTimeout().toMillis() + "ms";
             long latest;
             if (writes) {
                 // One round trip (verso.begin_commit, db/migration/V18): the timeout; the commit lock, shared
@@ -266,10 +278,11 @@ public class StatementEngine {
                 // behind an earlier commit's; the latest commit made before this one, which bounds AS OF (the
                 // sequence has gaps where requests failed); the catalog version, which no other writer can
                 // change while this one holds the commit lock; whether any derived table exists. Then the
-                // request's other resource limits (ResourceLimits), transaction-local like the timeout.
+                // request's other resource limits (ResourceLimits), transaction-local like the timeout, which
+                // begin_commit alone sets on this path.
                 List<String> named = namedTables(statements);
                 SqlBuilder begin = new SqlBuilder().sql("SELECT b.*, ");
-                limits.settings(begin, sql).sql(" FROM verso.begin_commit(").bind(timeout)
+                limits.besideTimeout(begin, sql).sql(" FROM verso.begin_commit(").bind(limits.timeout())
                         .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0]
                                 : named.toArray())).sql(", ").bind(named == null).sql(") AS b");
                 Object[] drawn = sql.query(begin.build(), rs -> {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -31,6 +32,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * {@code 429 RATE_LIMITED}. Rejections are counted by limit ({@code verso.admission.rejections}); places in
  * use are gauged ({@code verso.admission.in.use}). Health probes, the console's files and change streams
  * (long-lived) are not admitted here.
+ * <p>
+ * A {@code /v1/sql} body up to {@code verso.admission.light-sql-bytes} is classed by what its statements do,
+ * not by its path: it enters without a place, and the controller takes a light or heavy one once the
+ * statements are parsed ({@link Admission}, rule in {@code analyze.Weight}: one-key reads and small writes
+ * are light), so a one-key UPSERT does not queue behind cartesian joins. A larger one is heavy at once.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 20)
@@ -82,6 +88,13 @@ class AdmissionFilter extends OncePerRequestFilter {
                 || "websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
     }
 
+    /** A small {@code /v1/sql} request: its class is decided by its statements, once parsed ({@link Admission}). */
+    static boolean byStatements(HttpServletRequest request, long lightSqlBytes) {
+        long length = request.getContentLengthLong();
+        return "POST".equals(request.getMethod()) && request.getRequestURI().equals("/v1/sql")
+                && length >= 0 && length <= lightSqlBytes;
+    }
+
     static Kind classify(HttpServletRequest request, long largeBodyBytes) {
         String method = request.getMethod();
         boolean body = "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
@@ -111,23 +124,26 @@ class AdmissionFilter extends OncePerRequestFilter {
                 return;
             }
         }
+        if (byStatements(request, properties.lightSqlBytes().toBytes())) {
+            Deferred deferred = new Deferred();
+            Admission.set(deferred);
+            try {
+                chain.doFilter(request, response);
+            } finally {
+                Admission.set(null);
+                deferred.release();
+            }
+            return;
+        }
         Kind kind = classify(request, properties.largeBodyBytes().toBytes());
         Semaphore semaphore = places.get(kind);
-        boolean admitted;
-        try {
-            admitted = semaphore.tryAcquire(properties.maxWait().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            admitted = false;
-        }
-        if (!admitted) {
+        if (!acquire(semaphore)) {
             rejection(name(kind)).increment();
             response.setHeader("Retry-After", "1");
             if (kind == Kind.LARGE) {
                 response.setHeader("Connection", "close"); // its unread body is not worth draining
             }
-            Problems.write(response, ErrorCode.OVERLOADED, "too many " + describe(kind) + " are running ("
-                    + sizes.get(kind) + " at once, verso.admission." + name(kind) + "-concurrency); retry shortly");
+            Problems.write(response, ErrorCode.OVERLOADED, overloaded(kind));
             return;
         }
         try {
@@ -137,6 +153,51 @@ class AdmissionFilter extends OncePerRequestFilter {
         }
     }
 
+    private boolean acquire(Semaphore semaphore) {
+        try {
+            return semaphore.tryAcquire(properties.maxWait().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private String overloaded(Kind kind) {
+        return "too many " + describe(kind) + " are running (" + sizes.get(kind) + " at once, verso.admission."
+                + name(kind) + "-concurrency); retry shortly";
+    }
+
+    /** The place of a /v1/sql request, taken once its statements say which class it is. */
+    private final class Deferred implements Admission.Ticket {
+        private Semaphore held;
+
+        @Override
+        public void admit(boolean light) {
+            if (held != null) {
+                return;
+            }
+            Kind kind = light ? Kind.LIGHT : Kind.HEAVY;
+            Semaphore semaphore = places.get(kind);
+            if (!acquire(semaphore)) {
+                rejection(name(kind)).increment();
+                throw new VersoException.ServerError(ErrorCode.OVERLOADED, overloaded(kind), null);
+            }
+            held = semaphore;
+        }
+
+        void release() {
+            if (held != null) {
+                held.release();
+                held = null;
+            }
+        }
+    }
+
+    /** The places of a class: what a test holds to fill it. */
+    Semaphore places(Kind kind) {
+        return places.get(kind);
+    }
+
     private static String name(Kind kind) {
         return kind.name().toLowerCase(java.util.Locale.ROOT);
     }
@@ -144,7 +205,7 @@ class AdmissionFilter extends OncePerRequestFilter {
     private static String describe(Kind kind) {
         return switch (kind) {
             case LIGHT -> "requests";
-            case HEAVY -> "queries (/v1/sql, /graphql, row lists, history, diffs)";
+            case HEAVY -> "queries (/v1/sql beyond one-key reads and small writes, /graphql, row lists, history, diffs)";
             case LARGE -> "requests with large bodies";
         };
     }

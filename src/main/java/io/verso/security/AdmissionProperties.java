@@ -13,13 +13,16 @@ import org.springframework.util.unit.DataSize;
  * @param enabled          off: every request runs (still bounded by the connection pool's wait)
  * @param lightConcurrency light requests at once (one-key reads, small REST writes, catalog and commit
  *                         look-ups); 0: four times the connection pool
- * @param heavyConcurrency heavy requests at once (arbitrary reads: {@code /v1/sql}, {@code /graphql}, REST row
- *                         lists, history, diffs, change pages); 0: the pool's size minus {@code lightReserve}
+ * @param heavyConcurrency heavy requests at once (arbitrary reads: {@code /v1/sql} other than one-key reads and
+ *                         small writes, {@code /graphql}, REST row lists, history, diffs, change pages); 0: the
+ *                         pool's size minus {@code lightReserve}
  *                         and {@code largeConcurrency}
  * @param lightReserve     connections of the pool kept for light requests when heavy's concurrency is derived
  * @param largeConcurrency requests at once whose body is over {@code largeBodyBytes} (or of unannounced
  *                         length), whatever their path: each holds its body in memory while it runs
  * @param largeBodyBytes   from which size a body makes a request large
+ * @param lightSqlBytes    largest {@code /v1/sql} body classed by its statements (one-key reads and small
+ *                         writes light, the rest heavy: {@code analyze.Weight}); a larger one is heavy
  * @param maxWait          longest a request waits for a place in its class before 503 OVERLOADED
  * @param rateLimit        requests per second per caller (principal; address when security is off)
  */
@@ -30,6 +33,7 @@ public record AdmissionProperties(@DefaultValue("true") boolean enabled,
                                   @DefaultValue("3") int lightReserve,
                                   @DefaultValue("2") int largeConcurrency,
                                   @DefaultValue("1MB") DataSize largeBodyBytes,
+                                  @DefaultValue("64KB") DataSize lightSqlBytes,
                                   @DefaultValue("2s") Duration maxWait,
                                   @DefaultValue RateLimit rateLimit) {
 

@@ -22,6 +22,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
+import org.springframework.web.util.WebUtils;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code Idempotency-Key} on every write (any POST or DELETE: /v1/sql, REST, GraphQL): the first request
@@ -29,17 +33,23 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * so the claim survives a restart), runs, and its response is stored; a retry with the same key and the
  * same method, path and body gets that response again (header {@code Idempotency-Replayed: true})
  * without running, so without a second commit. The same key with another request is 422; a retry while
- * the first is still running is 409. A failure on our side (5xx) releases the key, so a retry runs.
- * Keys are kept {@code verso.security.idempotency.retention}. The engine marks the claim with its commit in
- * the commit's own transaction ({@link Idempotency}): if the service dies after committing and before
- * storing the answer, a retry gets {@code 409 IDEMPOTENT_REQUEST_COMMITTED} naming the commit, not a
- * second commit.
+ * the first is still running is 409. A failure on our side (5xx, or a GraphQL answer whose errors carry a
+ * 5xx status) that made no commit releases the key, so a retry runs. A request answered asynchronously
+ * (GraphQL may complete on another thread) keeps its claim across the async dispatch and is stored when
+ * its answer is complete, never as the empty answer of the first dispatch. Keys are kept
+ * {@code verso.security.idempotency.retention}. The engine marks the claim with its commit in the commit's
+ * own transaction ({@link Idempotency}, carried to whichever thread runs it): if the service dies after
+ * committing and before storing the answer, a retry gets {@code 409 IDEMPOTENT_REQUEST_COMMITTED} naming
+ * the commit, not a second commit.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 10)
 class IdempotencyFilter extends OncePerRequestFilter {
 
     static final String HEADER = "Idempotency-Key";
+    /** The claim of a request that went asynchronous, for the async dispatch that completes it. */
+    private static final String PENDING = IdempotencyFilter.class.getName() + ".claim";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern KEY = Pattern.compile("[\\x21-\\x7e]{1,255}");
 
     private final JdbcTemplate jdbc;
@@ -62,6 +72,14 @@ class IdempotencyFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (isAsyncDispatch(request)) {
+            if (asyncDispatchOfClaim(request)) {
+                proceed(request, response, (Idempotency.Claim) request.getAttribute(PENDING), chain);
+            } else {
+                chain.doFilter(request, response);
+            }
+            return;
+        }
         String key = request.getHeader(HEADER);
         if (!KEY.matcher(key).matches()) {
             Problems.write(response, ErrorCode.INVALID_IDEMPOTENCY_KEY,
@@ -87,23 +105,86 @@ class IdempotencyFilter extends OncePerRequestFilter {
             Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly");
             return;
         }
-        ContentCachingResponseWrapper recorded = new ContentCachingResponseWrapper(response);
-        boolean stored = false;
-        Idempotency.set(new Idempotency.Claim(principal, key));
+        proceed(new BodyRequest(request, body), new ContentCachingResponseWrapper(response),
+                new Idempotency.Claim(principal, key), chain);
+    }
+
+    /**
+     * Runs the request with its claim on this thread; its answer is stored once it is complete: at the end
+     * of this dispatch, or, when the request went asynchronous (a handler answering from another thread, as
+     * Spring GraphQL may), at the end of the async dispatch that writes the answer.
+     */
+    private void proceed(HttpServletRequest request, HttpServletResponse response, Idempotency.Claim claim,
+                         FilterChain chain) throws ServletException, IOException {
+        boolean ran = false;
+        Idempotency.set(claim);
         try {
-            chain.doFilter(new BodyRequest(request, body), recorded);
-            if (recorded.getStatus() < 500) {
+            chain.doFilter(request, response);
+            ran = true;
+        } finally {
+            Idempotency.set(null);
+            if (request.isAsyncStarted()) {
+                request.setAttribute(PENDING, claim);
+            } else {
+                request.removeAttribute(PENDING);
+                answered(request, WebUtils.getNativeResponse(response, ContentCachingResponseWrapper.class), claim, ran);
+            }
+        }
+    }
+
+    /** The async dispatch of a claimed request: the same claim, and the answer stored when it is complete. */
+    @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+        return false;
+    }
+
+    private boolean asyncDispatchOfClaim(HttpServletRequest request) {
+        return isAsyncDispatch(request) && request.getAttribute(PENDING) instanceof Idempotency.Claim;
+    }
+
+    /**
+     * Stores a complete answer, or releases the key when the request failed on our side without committing
+     * (a 5xx, or a GraphQL answer whose errors say so; a claim its commit marked stays: a retry is told).
+     */
+    private void answered(HttpServletRequest request, ContentCachingResponseWrapper recorded, Idempotency.Claim claim,
+                          boolean ran) throws IOException {
+        boolean stored = false;
+        try {
+            if (ran && recorded.getStatus() < 500 && !serverErrorIn(request, recorded)) {
                 jdbc.update("UPDATE verso.idempotency_keys SET status = ?, content_type = ?, body = ? "
                                 + "WHERE principal = ? AND key = ?", recorded.getStatus(), recorded.getContentType(),
-                        recorded.getContentAsByteArray(), principal, key);
+                        recorded.getContentAsByteArray(), claim.principal(), claim.key());
                 stored = true;
             }
         } finally {
-            Idempotency.set(null);
             if (!stored) {
-                release(principal, key);
+                release(claim.principal(), claim.key());
             }
             recorded.copyBodyToResponse();
+        }
+    }
+
+    /**
+     * GraphQL answers 200 with errors: one with a 5xx status (api.graphql.GraphqlErrors puts the code's status
+     * in each error's extensions), or with none at all (graphql-java's own), failed on our side.
+     */
+    private static boolean serverErrorIn(HttpServletRequest request, ContentCachingResponseWrapper recorded) {
+        if (!request.getRequestURI().equals("/graphql") || recorded.getContentSize() == 0) {
+            return false;
+        }
+        try {
+            JsonNode errors = JSON.readTree(recorded.getContentAsByteArray()).path("errors");
+            for (JsonNode error : errors) {
+                JsonNode status = error.path("extensions").path("status");
+                JsonNode classification = error.path("extensions").path("classification");
+                if (status.isNumber() ? status.asInt() >= 500
+                        : classification.isString() && "INTERNAL_ERROR".equals(classification.asString())) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (JacksonException e) {
+            return false; // not JSON: nothing to look into
         }
     }
 

@@ -3,14 +3,14 @@ package io.verso.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verso.VersoApplication;
+import static io.verso.support.ServiceHttp.freePort;
+import static io.verso.support.ServiceHttp.sql;
+
+import io.verso.support.ServiceHttp;
 import io.verso.support.SqlClient;
 import io.verso.support.TestSecurity;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.File;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,17 +37,21 @@ import tools.jackson.databind.JsonNode;
  * separate JVM on a private PostgreSQL cluster this test starts (its own data folder and port, fsync and
  * synchronous_commit on, never the shared cluster). Under steady concurrent writes (each request one commit
  * of five new rows and an overwrite of a row that existed before the faults) and one-key reads, the service
- * is killed with SIGKILL and started again, and PostgreSQL is restarted, several times. Then: every
+ * is killed with SIGKILL and started again, PostgreSQL is restarted (fast shutdown: a checkpoint, then
+ * exit), and PostgreSQL crashes (SIGKILL of the postmaster and every backend, as the kernel's OOM killer or
+ * a lost machine would: nothing flushed but the WAL, crash recovery at the next start), several times. Then: every
  * acknowledged write is present; a request refused with an answer applied nothing; a request whose answer
  * was lost (connection dropped, or DATABASE_UNAVAILABLE while PostgreSQL went down mid-commit) applied all
  * of its rows or none; AS OF answers taken before the faults are unchanged. The counts are printed.
- * {@code -Dverso.faults.kills=3 -Dverso.faults.restarts=2 -Dverso.faults.steady-seconds=5} set its size.
+ * {@code -Dverso.faults.kills=3 -Dverso.faults.restarts=2 -Dverso.faults.crashes=2
+ * -Dverso.faults.steady-seconds=5} set its size.
  */
 class FaultHarnessTests {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final ServiceHttp HTTP = new ServiceHttp(Duration.ofSeconds(2), Duration.ofSeconds(15));
     private static final int KILLS = Integer.getInteger("verso.faults.kills", 3);
     private static final int RESTARTS = Integer.getInteger("verso.faults.restarts", 2);
+    private static final int CRASHES = Integer.getInteger("verso.faults.crashes", 2);
     private static final long STEADY_MS = Long.getLong("verso.faults.steady-seconds", 5) * 1000;
     private static final int ROWS = 5;
     private static final int BASE_ROWS = 20;
@@ -103,7 +107,7 @@ class FaultHarnessTests {
                                 + ", " + req + ")").collect(Collectors.joining(", "));
                         String outcome;
                         try {
-                            HttpResponse<String> r = send(base, "POST", "/v1/sql", sql("UPSERT INTO acks VALUES " + values
+                            HttpResponse<String> r = HTTP.send(base, "POST", "/v1/sql", sql("UPSERT INTO acks VALUES " + values
                                     + "; UPSERT INTO base VALUES (?, ?)", (int) (req % BASE_ROWS), "req-" + req));
                             outcome = r.statusCode() == 200 ? "acked" : r.statusCode() + " "
                                     + SqlClient.JSON.readTree(r.body()).path("code").asString();
@@ -122,7 +126,7 @@ class FaultHarnessTests {
                 pool.submit(() -> {
                     for (int i = 0; !stop.get(); i++) {
                         try {
-                            if (send(base, "GET", "/v1/tables/base/row?key=" + (i % BASE_ROWS), null).statusCode() == 200) {
+                            if (HTTP.send(base, "GET", "/v1/tables/base/row?key=" + (i % BASE_ROWS), null).statusCode() == 200) {
                                 reads.incrementAndGet();
                             }
                         } catch (Exception e) {
@@ -135,23 +139,35 @@ class FaultHarnessTests {
             }
             int kills = 0;
             int restarts = 0;
+            int crashes = 0;
             long started = System.nanoTime();
-            for (int round = 0; round < KILLS + RESTARTS; round++) {
+            for (int round = 0; round < KILLS + RESTARTS + CRASHES; round++) {
                 Thread.sleep(STEADY_MS);
-                boolean kill = kills < KILLS && (round % 2 == 0 || restarts >= RESTARTS);
+                // Service kills alternate with PostgreSQL faults, which alternate between a crash and a restart.
+                boolean kill = kills < KILLS && (round % 2 == 0 || restarts + crashes >= RESTARTS + CRASHES);
+                boolean crash = !kill && crashes < CRASHES && (crashes <= restarts || restarts >= RESTARTS);
+                String what;
                 if (kill) {
                     service.destroyForcibly();
                     service.waitFor(30, TimeUnit.SECONDS);
                     startService();
                     kills++;
+                    what = "service killed (SIGKILL) and restarted";
+                } else if (crash) {
+                    crashPostgres();
+                    Thread.sleep(1000);
+                    startPostgres();
+                    crashes++;
+                    what = "PostgreSQL crashed (SIGKILL of the postmaster and its backends) and recovered";
                 } else {
                     pg.close();
                     Thread.sleep(1000);
                     startPostgres();
                     restarts++;
+                    what = "PostgreSQL restarted (fast shutdown)";
                 }
-                System.out.println("faults: " + (kill ? "service killed and restarted" : "PostgreSQL restarted")
-                        + " after " + (System.nanoTime() - started) / 1_000_000 + " ms; " + sent.size() + " requests sent");
+                System.out.println("faults: " + what + " after " + (System.nanoTime() - started) / 1_000_000
+                        + " ms; " + sent.size() + " requests sent");
             }
             Thread.sleep(STEADY_MS);
             stop.set(true);
@@ -205,8 +221,9 @@ class FaultHarnessTests {
                     problems.add("AS OF answer changed: " + asOfQueries.get(i) + " was " + asOfAnswers.get(i) + " now " + now);
                 }
             }
-            System.out.println("faults: " + kills + " service kills (SIGKILL), " + restarts + " PostgreSQL restarts in "
-                    + (System.nanoTime() - started) / 1_000_000 + " ms; requests " + sent.size() + " " + outcomes);
+            System.out.println("faults: " + kills + " service kills (SIGKILL), " + restarts + " PostgreSQL restarts, "
+                    + crashes + " PostgreSQL crashes (SIGKILL) in " + (System.nanoTime() - started) / 1_000_000
+                    + " ms; requests " + sent.size() + " " + outcomes);
             System.out.println("faults: acknowledged " + acked + " (" + acked * ROWS + " rows), all present: "
                     + problems.stream().noneMatch(p -> p.startsWith("acknowledged")) + "; refused with an answer " + refused
                     + " (none applied: " + problems.stream().noneMatch(p -> p.startsWith("refused")) + "); answer lost "
@@ -214,7 +231,7 @@ class FaultHarnessTests {
                     + unchanged + "/" + asOfQueries.size() + " unchanged; one-key reads answered " + reads.get());
             assertThat(problems).isEmpty();
             assertThat(acked).isGreaterThan(0);
-            assertThat(kills + restarts).isEqualTo(KILLS + RESTARTS);
+            assertThat(kills + restarts + crashes).isEqualTo(KILLS + RESTARTS + CRASHES);
         } finally {
             if (service != null) {
                 service.destroyForcibly();
@@ -225,9 +242,27 @@ class FaultHarnessTests {
     }
 
     private void startPostgres() throws Exception {
+        // Crash recovery replays the WAL written since the last checkpoint before the server accepts connections.
         pg = EmbeddedPostgres.builder().setDataDirectory(folder.resolve("pgdata")).setCleanDataDirectory(false)
                 .setPort(pgPort).setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on")
-                .setServerConfig("full_page_writes", "on").start();
+                .setServerConfig("full_page_writes", "on").setPGStartupWait(Duration.ofSeconds(60)).start();
+    }
+
+    /**
+     * SIGKILL to the postmaster (its pid is the first line of postmaster.pid) and to every process it started,
+     * all at once: no shutdown checkpoint, no backend finishing its transaction. The backends go too, since a
+     * postmaster starting on the folder refuses while a process of the old one still holds its shared memory.
+     */
+    private void crashPostgres() throws Exception {
+        long pid = Long.parseLong(Files.readAllLines(folder.resolve("pgdata").resolve("postmaster.pid")).get(0).trim());
+        ProcessHandle postmaster = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError("no postmaster " + pid));
+        List<ProcessHandle> all = new ArrayList<>(postmaster.descendants().toList());
+        all.add(0, postmaster);
+        all.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle process : all) {
+            process.onExit().get(30, TimeUnit.SECONDS);
+        }
+        pg.close(); // its pg_ctl stop finds no server (logged); it lets go of its lock on the data folder
     }
 
     /** The service as its own JVM on the test's classpath, as {@code java -jar} would run it. */
@@ -249,7 +284,8 @@ class FaultHarnessTests {
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (System.nanoTime() < deadline) {
             try {
-                if (send("http://localhost:" + servicePort, "GET", "/actuator/health/readiness", null).statusCode() == 200) {
+                if (HTTP.send("http://localhost:" + servicePort, "GET", "/actuator/health/readiness", null)
+                        .statusCode() == 200) {
                     return;
                 }
             } catch (Exception e) {
@@ -261,30 +297,9 @@ class FaultHarnessTests {
         throw new AssertionError("the service was not ready within 120 s (see " + log + ")");
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     private static JsonNode expect(String base, String body) throws Exception {
-        HttpResponse<String> r = send(base, "POST", "/v1/sql", body);
+        HttpResponse<String> r = HTTP.send(base, "POST", "/v1/sql", body);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         return SqlClient.JSON.readTree(r.body());
-    }
-
-    private static String sql(String text, Object... params) {
-        return SqlClient.JSON.writeValueAsString(Map.of("sql", text, "params", List.of(params)));
-    }
-
-    private static HttpResponse<String> send(String base, String method, String path, String body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(15))
-                .header(TestSecurity.HEADER, TestSecurity.ADMIN_KEY)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -1,6 +1,7 @@
 package io.verso.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import org.springframework.util.unit.DataSize;
 class AdmissionTests {
 
     private static AdmissionProperties properties(int heavy, double rate) {
-        return new AdmissionProperties(true, 0, heavy, 3, 1, DataSize.ofMegabytes(1), Duration.ofMillis(200),
+        return new AdmissionProperties(true, 0, heavy, 3, 1, DataSize.ofMegabytes(1), DataSize.ofKilobytes(64),
+                Duration.ofMillis(200),
                 new AdmissionProperties.RateLimit(rate, 2));
     }
 
@@ -47,6 +49,44 @@ class AdmissionTests {
     }
 
     @Test
+    void smallSqlRequestsAreClassedByTheirStatements() {
+        long light = DataSize.ofKilobytes(64).toBytes();
+        assertThat(AdmissionFilter.byStatements(request("POST", "/v1/sql", 100), light)).isTrue();
+        assertThat(AdmissionFilter.byStatements(request("POST", "/v1/sql", 100 << 10), light)).isFalse();
+        assertThat(AdmissionFilter.byStatements(request("POST", "/graphql", 100), light)).isFalse();
+        assertThat(AdmissionFilter.byStatements(request("POST", "/v1/tables/t/rows", 100), light)).isFalse();
+    }
+
+    @Test
+    void aSqlRequestTakesTheClassItsStatementsSayWhileHeavyIsFull() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AdmissionFilter filter = new AdmissionFilter(properties(1, 0), new MockEnvironment(), registry);
+        filter.places(AdmissionFilter.Kind.HEAVY).acquire();
+        try {
+            MockHttpServletResponse light = new MockHttpServletResponse();
+            filter.doFilter(request("POST", "/v1/sql", 10), light, (rq, rs) -> {
+                Admission.admit(true);
+                assertThat(filter.places(AdmissionFilter.Kind.LIGHT).availablePermits()).isEqualTo(4 * 10 - 1);
+                ((MockHttpServletResponse) rs).setStatus(200);
+            });
+            assertThat(light.getStatus()).isEqualTo(200);
+            assertThat(filter.places(AdmissionFilter.Kind.LIGHT).availablePermits()).as("given back").isEqualTo(4 * 10);
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> filter.doFilter(request("POST", "/v1/sql", 10), new MockHttpServletResponse(),
+                    (rq, rs) -> Admission.admit(false)))
+                    .isInstanceOfSatisfying(io.verso.error.VersoException.class,
+                            e -> assertThat(e.code()).isEqualTo(io.verso.error.ErrorCode.OVERLOADED))
+                    .hasMessageContaining("heavy-concurrency");
+            assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
+            assertThat(registry.get("verso.admission.rejections").tag("limit", "heavy").counter().count()).isEqualTo(1);
+        } finally {
+            filter.places(AdmissionFilter.Kind.HEAVY).release();
+        }
+        // Outside a /v1/sql request, asking is a no-op.
+        Admission.admit(false);
+    }
+
+    @Test
     void aFullClassAnswers503AtOnceAndOtherClassesStillRun() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         AdmissionFilter filter = new AdmissionFilter(properties(1, 0), new MockEnvironment(), registry);
@@ -54,7 +94,7 @@ class AdmissionTests {
         CountDownLatch release = new CountDownLatch(1);
         Thread heavy = new Thread(() -> {
             try {
-                filter.doFilter(request("POST", "/v1/sql", 10), new MockHttpServletResponse(), (rq, rs) -> {
+                filter.doFilter(request("POST", "/graphql", 10), new MockHttpServletResponse(), (rq, rs) -> {
                     running.countDown();
                     try {
                         release.await(10, TimeUnit.SECONDS);
@@ -70,7 +110,7 @@ class AdmissionTests {
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
         MockHttpServletResponse second = new MockHttpServletResponse();
         long started = System.nanoTime();
-        filter.doFilter(request("POST", "/v1/sql", 10), second, (rq, rs) -> { });
+        filter.doFilter(request("POST", "/graphql", 10), second, (rq, rs) -> { });
         assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
         assertThat(second.getStatus()).isEqualTo(503);
         assertThat(second.getContentAsString()).contains("OVERLOADED").contains("heavy-concurrency");

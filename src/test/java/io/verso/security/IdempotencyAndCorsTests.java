@@ -20,6 +20,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -161,6 +164,130 @@ class IdempotencyAndCorsTests extends IntegrationTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void concurrentRetriesOfOneGraphqlMutationMakeExactlyOneCommit() throws Exception {
+        String t = table("idem_gql");
+        sql.run("CREATE TABLE " + t + " (id INT PRIMARY KEY, v TEXT) VERSIONED");
+        String mutation = SqlClient.JSON.writeValueAsString(Map.of("query", "mutation { upsert_" + t
+                + "(rows: [{id: 1, v: \"a\"}, {id: 2, v: \"b\"}]) { commit } }"));
+        String key = UUID.randomUUID().toString();
+        long before = sql.latestCommit();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Callable<HttpResponse<String>>> calls = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                calls.add(() -> post("/graphql", mutation, "Idempotency-Key", key));
+            }
+            Set<String> commits = new HashSet<>();
+            int refused = 0;
+            for (Future<HttpResponse<String>> f : pool.invokeAll(calls)) {
+                HttpResponse<String> r = f.get();
+                if (r.statusCode() == 409) {
+                    assertThat(SqlClient.JSON.readTree(r.body()).path("code").asString())
+                            .isIn("IDEMPOTENCY_KEY_IN_FLIGHT", "IDEMPOTENT_REQUEST_COMMITTED");
+                    refused++;
+                } else {
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+                    JsonNode answer = SqlClient.JSON.readTree(r.body());
+                    assertThat(answer.path("errors").isMissingNode()).as(r.body()).isTrue();
+                    commits.add(answer.path("data").path("upsert_" + t).path("commit").asString());
+                }
+            }
+            HttpResponse<String> after = post("/graphql", mutation, "Idempotency-Key", key);
+            assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
+            assertThat(after.headers().firstValue("Idempotency-Replayed")).hasValue("true");
+            commits.add(SqlClient.JSON.readTree(after.body()).path("data").path("upsert_" + t).path("commit").asString());
+            System.out.println("idempotency race (GraphQL): 16 requests, " + refused + " answered 409, commits " + commits);
+            assertThat(commits).hasSize(1);
+            String commit = commits.iterator().next();
+            // The mutation's commit marked the key in its own transaction, on whichever thread it ran.
+            assertThat(jdbc.queryForObject("SELECT commit_seq FROM verso.idempotency_keys WHERE key = ?", Long.class,
+                    key)).isEqualTo(Long.parseLong(commit));
+            assertThat(sql.rows("SELECT count(*) FROM history(" + t + ")")).containsExactly(List.of("2"));
+            assertThat(sql.latestCommit()).isEqualTo(Long.parseLong(commit));
+            assertThat(Long.parseLong(commit)).isGreaterThan(before);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Autowired
+    private IdempotencyFilter idempotency;
+
+    /**
+     * A request answered asynchronously (as Spring GraphQL answers when execution completes on another thread):
+     * nothing is stored at the end of the first dispatch, the claim travels with the request, and the answer
+     * the async dispatch writes is what is stored and replayed.
+     */
+    @Test
+    void anAsynchronousAnswerIsStoredWhenItIsCompleteNotWhenTheFirstDispatchEnds() throws Exception {
+        String key = UUID.randomUUID().toString();
+        MockHttpServletRequest request = new MockHttpServletRequest("POST", "/graphql");
+        request.addHeader("Idempotency-Key", key);
+        request.setContent("{\"query\": \"mutation { x }\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        request.setAsyncSupported(true);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        Idempotency.Claim[] seen = new Idempotency.Claim[2];
+        idempotency.doFilter(request, response, (rq, rs) -> {
+            seen[0] = Idempotency.current().orElse(null);
+            rq.startAsync(rq, rs);
+        });
+        assertThat(seen[0]).isNotNull();
+        assertThat(seen[0].key()).isEqualTo(key);
+        assertThat(Idempotency.current()).as("not left on the thread").isEmpty();
+        assertThat(jdbc.queryForObject("SELECT status FROM verso.idempotency_keys WHERE key = ?", Integer.class, key))
+                .as("claimed, not answered yet").isNull();
+
+        // The async dispatch: the same request, the response the async context holds.
+        jakarta.servlet.ServletResponse wrapped = request.getAsyncContext().getResponse();
+        request.setAsyncStarted(false);
+        request.setDispatcherType(jakarta.servlet.DispatcherType.ASYNC);
+        idempotency.doFilter(request, wrapped, (rq, rs) -> {
+            seen[1] = Idempotency.current().orElse(null);
+            ((jakarta.servlet.http.HttpServletResponse) rs).setStatus(200);
+            rs.setContentType("application/json");
+            rs.getOutputStream().write("{\"data\": {\"x\": 1}}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        });
+        assertThat(seen[1]).isEqualTo(seen[0]);
+        assertThat(response.getContentAsString()).isEqualTo("{\"data\": {\"x\": 1}}");
+        assertThat(jdbc.queryForObject("SELECT convert_from(body, 'UTF8') FROM verso.idempotency_keys WHERE key = ? "
+                + "AND status = 200", String.class, key)).isEqualTo("{\"data\": {\"x\": 1}}");
+
+        // A GraphQL answer carrying a server error made no commit: the key is released for a retry.
+        String failing = UUID.randomUUID().toString();
+        MockHttpServletRequest second = new MockHttpServletRequest("POST", "/graphql");
+        second.addHeader("Idempotency-Key", failing);
+        second.setContent("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        idempotency.doFilter(second, new MockHttpServletResponse(), (rq, rs) -> {
+            ((jakarta.servlet.http.HttpServletResponse) rs).setStatus(200);
+            rs.getOutputStream().write(("{\"errors\": [{\"message\": \"the database is unavailable\", "
+                    + "\"extensions\": {\"code\": \"DATABASE_UNAVAILABLE\", \"status\": 503}}], \"data\": null}")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        });
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM verso.idempotency_keys WHERE key = ?", Long.class, failing))
+                .isZero();
+    }
+
+    /** Spring GraphQL carries thread-locals to the thread that runs a batch loader through context snapshots. */
+    @Test
+    void theClaimTravelsInAContextSnapshotToAnotherThread() throws Exception {
+        Idempotency.Claim claim = new Idempotency.Claim("someone", UUID.randomUUID().toString());
+        io.micrometer.context.ContextSnapshot snapshot;
+        Idempotency.set(claim);
+        try {
+            snapshot = io.micrometer.context.ContextSnapshotFactory.builder().build().captureAll();
+        } finally {
+            Idempotency.set(null);
+        }
+        java.util.concurrent.CompletableFuture<java.util.Optional<Idempotency.Claim>> elsewhere =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try (io.micrometer.context.ContextSnapshot.Scope scope = snapshot.setThreadLocals()) {
+                        return Idempotency.current();
+                    }
+                });
+        assertThat(elsewhere.get()).hasValue(claim);
     }
 
     @Test

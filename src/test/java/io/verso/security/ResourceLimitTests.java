@@ -43,6 +43,38 @@ class ResourceLimitTests extends IntegrationTest {
     }
 
     @Test
+    void chainsNestedInEachOthersTermsCannotBlowUpTheCompiledText() {
+        // The guard writes a chain's terms twice: 30 levels would compile to 2^30 copies and end the JVM.
+        String nested = "'x'";
+        for (int i = 0; i < 30; i++) {
+            nested = "upper(" + nested + " || 'a')";
+        }
+        long started = System.nanoTime();
+        sql.fails(400, "STATEMENT_TOO_LARGE", "SELECT length(" + nested + ")");
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(10_000);
+        // A few levels compile and run as PostgreSQL would.
+        assertThat(sql.rows("SELECT upper(lower(upper('x' || 'a') || 'b') || 'c')"))
+                .isEqualTo(List.of(List.of("XABC")));
+    }
+
+    @Test
+    void concatCallsAreBoundedLikeChains() {
+        String blobs = table("cblobs");
+        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
+                + " VALUES (1, ?)", "x".repeat(1 << 20));
+        // concat of 100 arguments, each a concat of 100 MiB: 10 GB held at once were it built.
+        String inner = "concat(" + String.join(", ", Collections.nCopies(100, "s")) + ")";
+        long before = System.nanoTime();
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(concat(" + String.join(", ", Collections.nCopies(100, inner))
+                + ")) FROM " + blobs + " WHERE k = 1");
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(" + inner + " || " + inner + ") FROM " + blobs);
+        assertThat((System.nanoTime() - before) / 1_000_000).isLessThan(10_000);
+        // Within the limit, concat keeps its own NULL handling and types.
+        assertThat(sql.rows("SELECT concat('a', NULL, 1, 'b' || 'c'), concat(NULL), length(concat(s, s)) FROM " + blobs))
+                .isEqualTo(List.of(java.util.Arrays.asList("a1bc", "", Integer.toString(2 << 20))));
+    }
+
+    @Test
     void paddingIsBoundedLikeConcatenation() {
         sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(lpad('x', 1000000000, 'y'))");
         sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(rpad('x', ?))", 1_000_000_000);

@@ -32,7 +32,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(VersoException.class)
     ResponseEntity<ProblemDetail> verso(VersoException e) {
-        if (e instanceof VersoException.ServerError) {
+        if (e instanceof VersoException.ServerError && e.code().category() == ErrorCode.Category.UNAVAILABLE) {
+            // Overload and an absent database are conditions, not faults: a stack per refused request would
+            // flood the log exactly when the service is busiest.
+            log.warn("request refused: {} {}", e.code(), e.getMessage());
+        } else if (e instanceof VersoException.ServerError) {
             log.error("request failed: {}", e.getMessage(), e);
         }
         ResponseEntity.BodyBuilder response = ResponseEntity.status(e.code().status());
