@@ -572,7 +572,8 @@ public class StatementEngine {
             if (statement instanceof Statement.ShowDerived) {
                 return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
                         new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
-                        new Column("applied_through", "BIGINT")), deriver.show(asOf.latestCommit()), null);
+                        new Column("applied_through", "BIGINT"), new Column("mode", "TEXT")),
+                        deriver.show(asOf.latestCommit()), null);
             }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);

@@ -37,9 +37,12 @@ class DerivedTableProperties extends IntegrationTest {
 
     /**
      * Query templates: {s} the VERSIONED source with two attribute groups, {v} one with one group,
-     * {e} the APPEND one, {d0} the first derived table. The first and the last four are kept by the
-     * keys each commit changed (docs/derived-and-feeds.md), the others by recomputing; the last has no
-     * key (an APPEND table: each commit appends the query over the rows it appended).
+     * {e} the APPEND one, {d0} the first derived table. The first, the five from the sixth on and the
+     * joins (the third, and the last four: a key join with a filter, a join with GROUP BY aggregates,
+     * a LEFT JOIN whose WHERE reads the null-extended side, a join on a non-key column with a
+     * two-column key) are kept by the keys each commit changed (docs/derived-and-feeds.md), the
+     * others by recomputing; the tenth has no key (an APPEND table: each commit appends the query
+     * over the rows it appended).
      */
     private static final List<String[]> QUERIES = List.of(
             new String[] {"k", "SELECT k, grp, a, b FROM {s} WHERE a > 3"},
@@ -57,7 +60,17 @@ class DerivedTableProperties extends IntegrationTest {
                     + "FROM {e} GROUP BY k"},
             new String[] {"k", "SELECT k, grp, a * 2 AS twice FROM {v} WHERE a > 2"},
             new String[] {"grp, a", "SELECT DISTINCT grp, a FROM {v} WHERE a >= 0"},
-            new String[] {"", "SELECT k, amt * 2 AS twice FROM {e} WHERE amt > 4"});
+            new String[] {"", "SELECT k, amt * 2 AS twice FROM {e} WHERE amt > 4"},
+            // Joins, kept by the joined rows that hold a changed source row (Footprint).
+            new String[] {"k", "SELECT s.k, s.a, v.grp AS vgrp, v.a AS va FROM {s} s JOIN {v} v ON v.k = s.k "
+                    + "WHERE v.a > 0"},
+            new String[] {"grp", "SELECT v.grp, count(*) AS n, sum(s.a) AS total, min(s.b) AS lo, max(s.b) AS hi, "
+                    + "avg(s.a) AS mean FROM {v} v JOIN {s} s ON s.k = v.k WHERE s.b IS NOT NULL OR s.a > 1 "
+                    + "GROUP BY v.grp"},
+            new String[] {"k", "SELECT v.k, v.a, count(e.amt) AS times, sum(e.amt) AS spent FROM {v} v "
+                    + "LEFT JOIN {e} e ON e.k = v.k AND e.amt > 2 WHERE e.amt IS NULL OR e.amt < 10 GROUP BY v.k, v.a"},
+            new String[] {"sk, vk", "SELECT s.k AS sk, v.k AS vk, s.a + v.a AS ab FROM {s} s JOIN {v} v "
+                    + "ON v.grp = s.grp WHERE s.a > 0"});
 
     private static final String OVER_DERIVED = "SELECT g, total FROM {d0} WHERE total > 5";
 
