@@ -125,9 +125,9 @@ class DerivedFeedsDocsTests extends IntegrationTest {
         // The join: totals per region after bob moved, kept by the keys each commit reached.
         assertThat(sql.rows("SELECT region, balance, entries FROM region_totals" + suffix + " ORDER BY region"))
                 .containsExactly(List.of("north", "134.50", "3"), List.of("south", "10.00", "1"));
-        JsonNode shown = sql.run("SHOW DERIVED TABLES").get("results").get(0).get("rows");
+        JsonNode derivedTables = sql.run("SHOW DERIVED TABLES").get("results").get(0).get("rows");
         List<String> modes = new ArrayList<>();
-        shown.forEach(row -> {
+        derivedTables.forEach(row -> {
             if (row.get(0).asString().endsWith(suffix)) {
                 modes.add(row.get(0).asString().replace(suffix, "") + " " + row.get(5).asString());
             }
