@@ -324,6 +324,10 @@ public class Deriver {
             }
         }
         (only == null ? recomputed : incremental).increment();
+        if (log.isDebugEnabled()) {
+            log.debug("Derived table {}: commit {} applied by {}", d.name(), asOf == null ? request.commit() : asOf,
+                    only == null ? "recompute" : "keys");
+        }
         if (only != null && only.nothing()) {
             return 0;
         }

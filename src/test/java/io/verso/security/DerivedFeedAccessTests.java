@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A change feed tells a caller who may not read the table nothing about it: not that its history
- * was deleted (FEED_BEFORE_HORIZON, 410), only what a table that does not exist gets (or, when the
- * caller holds another privilege on it, the missing SELECT) — on the JSON feed, the event stream,
- * the GraphQL subscription and {@code changes(t)} in statements.
+ * Access control around derived tables and feeds. A change feed tells a caller who may not read
+ * the table nothing about it: not that its history was deleted (FEED_BEFORE_HORIZON, 410), only
+ * what a table that does not exist gets (or, when the caller holds another privilege on it, the
+ * missing SELECT) — on the JSON feed, the event stream, the GraphQL subscription and
+ * {@code changes(t)} in statements. Keeping derived tables is the engine's work: a writer of a
+ * source needs no privilege on the derived tables that read it, nor learns their names.
  */
-class FeedAccessTests extends IntegrationTest {
+class DerivedFeedAccessTests extends IntegrationTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -128,5 +130,22 @@ class FeedAccessTests extends IntegrationTest {
             assertThat(refused.get("id").asString()).isEqualTo("w");
             assertThat(refused.toString()).doesNotContain("FEED_BEFORE_HORIZON");
         }
+    }
+
+    @Test
+    void aWriterOfASourceNeedsNoPrivilegeOnTheDerivedTablesThatReadIt() throws Exception {
+        String ledger = table("upkeep_ledger");
+        String accounts = table("upkeep_accounts");
+        String totals = table("upkeep_totals");
+        String clerk = table("upkeep_clerk");
+        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, account TEXT, amount INT) VERSIONED; "
+                + "CREATE TABLE " + accounts + " (account TEXT PRIMARY KEY, region TEXT) VERSIONED");
+        sql.write("UPSERT INTO " + accounts + " VALUES ('a', 'north')");
+        sql.write("CREATE DERIVED TABLE " + totals + " PRIMARY KEY (region) AS SELECT a.region, sum(l.amount) AS total "
+                + "FROM " + ledger + " l JOIN " + accounts + " a ON a.account = l.account GROUP BY a.region");
+        sql.run("CREATE ROLE " + clerk + "; GRANT WRITE ON TABLE " + ledger + " TO " + clerk);
+        Answer written = statement("UPSERT INTO " + ledger + " VALUES (1, 'a', 5)", TestSecurity.jwt("cleo", clerk));
+        assertThat(written.status()).as(written.raw()).isEqualTo(200);
+        assertThat(sql.rows("SELECT region, total FROM " + totals)).containsExactly(List.of("north", "5"));
     }
 }
