@@ -38,11 +38,12 @@ class DerivedTableProperties extends IntegrationTest {
     /**
      * Query templates: {s} the VERSIONED source with two attribute groups, {v} one with one group,
      * {e} the APPEND one, {d0} the first derived table. The first, the five from the sixth on and the
-     * joins (the third, and the last six: a key join with a filter, a join with GROUP BY aggregates,
-     * a LEFT JOIN whose WHERE reads the null-extended side, a join on a non-key column with a
-     * two-column key, a self-join, a RIGHT JOIN) are kept by the keys each commit changed
-     * (docs/derived-and-feeds.md), the others by recomputing; the tenth has no key (an APPEND
-     * table: each commit appends the query over the rows it appended).
+     * joins (the third, and the six after the tenth: a key join with a filter, a join with GROUP BY
+     * aggregates, a LEFT JOIN whose WHERE reads the null-extended side, a join on a non-key column
+     * with a two-column key, a self-join, a RIGHT JOIN) and the last (a key computed by an
+     * expression) are kept by the keys each commit changed (docs/derived-and-feeds.md), the others
+     * by recomputing; the tenth has no key (an APPEND table: each commit appends the query over the
+     * rows it appended).
      */
     private static final List<String[]> QUERIES = List.of(
             new String[] {"k", "SELECT k, grp, a, b FROM {s} WHERE a > 3"},
@@ -74,7 +75,9 @@ class DerivedTableProperties extends IntegrationTest {
             new String[] {"k, k2", "SELECT x.k, y.k AS k2, x.a - y.a AS gap FROM {v} x JOIN {v} y ON y.grp = x.grp "
                     + "AND y.k > x.k"},
             new String[] {"k", "SELECT v.k, count(e.amt) AS times, max(e.amt) AS hi FROM {e} e RIGHT JOIN {v} v "
-                    + "ON e.k = v.k GROUP BY v.k"});
+                    + "ON e.k = v.k GROUP BY v.k"},
+            // One table, its key computed by an expression: followed like a join.
+            new String[] {"g10", "SELECT grp * 10 AS g10, count(*) AS n, sum(a) AS total FROM {v} GROUP BY grp * 10"});
 
     private static final String OVER_DERIVED = "SELECT g, total FROM {d0} WHERE total > 5";
 
