@@ -219,14 +219,14 @@ final class Footprint {
     /** The rows of one source table a commit changed: per column of {@code columns}, the values they hold. */
     private record Changed(List<ColumnDef> columns, List<String[]> values, boolean[] nulls, boolean none) {
 
-        /** {@code AND (j.r0 = ANY(...) [OR j.r0 IS NULL]) ...}: the joined rows that hold one of them. */
-        void where(SqlBuilder b, String alias, int from) {
+        /** {@code WHERE (j.r0 = ANY(...) [OR j.r0 IS NULL]) AND ...}: the joined rows that hold one of them. */
+        void where(SqlBuilder b, String alias) {
             for (int i = 0; i < columns.size(); i++) {
-                b.sql(i == 0 ? " WHERE (" : " AND (").qualified(alias, "r" + (from + i)).sql(" = ANY(CAST(")
+                b.sql(i == 0 ? " WHERE (" : " AND (").qualified(alias, "r" + i).sql(" = ANY(CAST(")
                         .bind(new CompiledSql.ArrayBind("text", values.get(i))).sql(" AS ")
                         .sql(columns.get(i).type().sql()).sql("[]))");
                 if (nulls[i]) {
-                    b.sql(" OR ").qualified(alias, "r" + (from + i)).sql(" IS NULL");
+                    b.sql(" OR ").qualified(alias, "r" + i).sql(" IS NULL");
                 }
                 b.sql(")");
             }
@@ -285,7 +285,7 @@ final class Footprint {
                     b.sql(", ").ident("r" + i);
                 }
                 b.sql(")");
-                rows.where(b, "j", 0);
+                rows.where(b, "j");
             }
         }
         List<ColumnDef> keyColumns = derived.keyColumns();
