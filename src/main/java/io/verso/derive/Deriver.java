@@ -124,12 +124,16 @@ public class Deriver {
 
     /**
      * SHOW DERIVED TABLES: name, key, query, sources, the commit it is applied through, and how its
-     * shape lets source commits be applied ({@link #mode}).
+     * shape lets source commits be applied ({@link #mode}); only the tables {@code visible} to the
+     * caller, as SHOW TABLES.
      */
-    public List<List<Object>> show(long appliedThrough) {
+    public List<List<Object>> show(long appliedThrough, java.util.function.Predicate<TableDef> visible) {
         List<List<Object>> rows = new ArrayList<>();
         for (DerivedDef d : all()) {
             TableDef table = catalog.find(d.name()).orElseThrow();
+            if (!visible.test(table)) {
+                continue;
+            }
             rows.add(java.util.Arrays.asList(d.name(),
                     String.join(", ", table.keyColumns().stream().map(ColumnDef::name).toList()), d.query(),
                     String.join(", ", d.sources()), Long.toString(appliedThrough), mode(d, table)));

@@ -584,7 +584,7 @@ public class StatementEngine {
                 return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
                         new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
                         new Column("applied_through", "BIGINT"), new Column("mode", "TEXT")),
-                        deriver.show(asOf.latestCommit()), null);
+                        deriver.show(asOf.latestCommit(), t -> access.visible(principal, t)), null);
             }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);

@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
  * what a table that does not exist gets (or, when the caller holds another privilege on it, the
  * missing SELECT) — on the JSON feed, the event stream, the GraphQL subscription and
  * {@code changes(t)} in statements. Keeping derived tables is the engine's work: a writer of a
- * source needs no privilege on the derived tables that read it, nor learns their names.
+ * source needs no privilege on the derived tables that read it, nor learns their names (SHOW
+ * DERIVED TABLES lists only those the caller holds a privilege on).
  */
 class DerivedFeedAccessTests extends IntegrationTest {
 
@@ -147,5 +148,11 @@ class DerivedFeedAccessTests extends IntegrationTest {
         Answer written = statement("UPSERT INTO " + ledger + " VALUES (1, 'a', 5)", TestSecurity.jwt("cleo", clerk));
         assertThat(written.status()).as(written.raw()).isEqualTo(200);
         assertThat(sql.rows("SELECT region, total FROM " + totals)).containsExactly(List.of("north", "5"));
+        // Nor does SHOW DERIVED TABLES name a derived table the caller holds nothing on, as SHOW TABLES.
+        Answer shown = statement("SHOW DERIVED TABLES", TestSecurity.jwt("cleo", clerk));
+        assertThat(shown.status()).as(shown.raw()).isEqualTo(200);
+        assertThat(shown.raw()).doesNotContain(totals);
+        sql.run("GRANT SELECT ON TABLE " + totals + " TO " + clerk);
+        assertThat(statement("SHOW DERIVED TABLES", TestSecurity.jwt("cleo", clerk)).raw()).contains(totals);
     }
 }
