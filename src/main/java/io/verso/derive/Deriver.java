@@ -122,16 +122,48 @@ public class Deriver {
         }
     }
 
-    /** SHOW DERIVED TABLES: name, key, query, sources and the commit it is applied through. */
-    public List<List<Object>> show(long appliedThrough) {
+    /**
+     * SHOW DERIVED TABLES: name, key, query, sources, the commit it is applied through, and how its
+     * shape lets source commits be applied ({@link #mode}); only the tables {@code visible} to the
+     * caller, as SHOW TABLES.
+     */
+    public List<List<Object>> show(long appliedThrough, java.util.function.Predicate<TableDef> visible) {
         List<List<Object>> rows = new ArrayList<>();
         for (DerivedDef d : all()) {
             TableDef table = catalog.find(d.name()).orElseThrow();
+            if (!visible.test(table)) {
+                continue;
+            }
             rows.add(java.util.Arrays.asList(d.name(),
                     String.join(", ", table.keyColumns().stream().map(ColumnDef::name).toList()), d.query(),
-                    String.join(", ", d.sources()), Long.toString(appliedThrough)));
+                    String.join(", ", d.sources()), Long.toString(appliedThrough), mode(d, table)));
         }
         return rows;
+    }
+
+    /**
+     * {@code incremental} when the query's shape lets a source commit be applied by the keys it
+     * changed ({@link Locality}, {@link Footprint}; a keyless table by the rows appended), else
+     * {@code recompute}: the {@code mode} tags of {@code verso.derived.applied}. A commit of an
+     * incremental table still recomputes when it changes too many keys (the metric shows it).
+     */
+    private String mode(DerivedDef d, TableDef table) {
+        if (table.mode() == TableMode.APPEND) {
+            return "incremental";
+        }
+        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        BoundSelect bound;
+        try {
+            // The catalog's own tables, whoever asks: a view among the sources is unknown here, and a query
+            // over a view is recomputed anyway.
+            bound = ReadAnalyzer.query(query, name -> catalog.find(name.name()).orElseThrow(() ->
+                    VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos())),
+                    new io.verso.analyze.AsOfResolver(List.of(), Long.MAX_VALUE), 0);
+        } catch (VersoException e) {
+            return "recompute";
+        }
+        return Locality.of(query, bound, table) != null || Footprint.of(query, bound, table) != null
+                ? "incremental" : "recompute";
     }
 
     /** CREATE DERIVED TABLE: defines the table and builds its state at every earlier commit of its sources. */
@@ -288,9 +320,18 @@ public class Deriver {
         Locality.Restriction only = null;
         if (byKeys) {
             Locality locality = Locality.of(plain, bound, table);
-            only = locality == null ? null : locality.affected(request, asOf == null ? request.commit() : asOf);
+            if (locality != null) {
+                only = locality.affected(request, asOf == null ? request.commit() : asOf);
+            } else {
+                Footprint footprint = Footprint.of(plain, bound, table);
+                only = footprint == null ? null : footprint.affected(request, asOf);
+            }
         }
         (only == null ? recomputed : incremental).increment();
+        if (log.isDebugEnabled()) {
+            log.debug("Derived table {}: commit {} applied by {}", d.name(), asOf == null ? request.commit() : asOf,
+                    only == null ? "recompute" : "keys");
+        }
         if (only != null && only.nothing()) {
             return 0;
         }

@@ -30,6 +30,8 @@ import java.util.function.IntFunction;
  * group (or is APPEND): a changed row's other values then come from the versions the commit
  * started and closed. Otherwise, or when a value is NULL (which the full recompute refuses as a
  * key), or when a commit touches more than {@link #MAX_VALUES} values, the whole query runs.
+ * Shapes this does not follow (joins, keys computed by an expression) may still be followed by
+ * {@link Footprint}, which finds the keys by running the query's joins over the changed rows.
  */
 final class Locality {
 
@@ -54,6 +56,11 @@ final class Locality {
         private Restriction(List<ColumnDef> keys, List<String[]> values) {
             this.keys = keys;
             this.values = values;
+        }
+
+        /** Per key column of the derived table (in key order), the values it may hold; empty arrays: none. */
+        static Restriction of(List<ColumnDef> keys, List<String[]> values) {
+            return new Restriction(keys, values);
         }
 
         boolean nothing() {
@@ -120,7 +127,7 @@ final class Locality {
     }
 
     /** No subquery and no window function anywhere in the expression. */
-    private static boolean rowLocal(Expr expr) {
+    static boolean rowLocal(Expr expr) {
         if (expr instanceof Expr.Subquery || expr instanceof Expr.Exists || expr instanceof Expr.InSubquery
                 || expr instanceof Expr.Quantified || (expr instanceof Expr.FunctionCall f && f.over() != null)) {
             return false;

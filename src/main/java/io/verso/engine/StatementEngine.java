@@ -236,6 +236,8 @@ public class StatementEngine {
         private final Set<String> erased = new HashSet<>();
         private final Set<String> derivedCreated = new HashSet<>();
         private boolean readPast;
+        /** Derived tables are being brought up to date: lookups are the engine's, not the caller's. */
+        private boolean upkeep;
         /** Bound before its snapshot is known (runOnce): no lookup may leave the request's round trip. */
         private boolean once;
 
@@ -324,7 +326,14 @@ public class StatementEngine {
             if (writes) {
                 // Derived tables follow their sources inside this transaction: the commit is seen whole or not at all.
                 if (!touched.isEmpty()) {
-                    deriver.apply(this, derived(), Set.copyOf(touched.keySet()), erased, derivedCreated);
+                    // The engine's own work, not the caller's: a writer of a source needs no privilege on the
+                    // derived tables that read it or on their other sources (CREATE DERIVED TABLE checked those).
+                    upkeep = true;
+                    try {
+                        deriver.apply(this, derived(), Set.copyOf(touched.keySet()), erased, derivedCreated);
+                    } finally {
+                        upkeep = false;
+                    }
                 }
                 Set<CommitRecord.TableTouched> tablesTouched = touched.entrySet().stream()
                         .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
@@ -429,7 +438,9 @@ public class StatementEngine {
                 tables.remove(name.name());
                 throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
             }
-            access.check(principal, table, needed, name.name(), name.pos());
+            if (!upkeep) {
+                access.check(principal, table, needed, name.name(), name.pos());
+            }
             return table;
         }
 
@@ -585,7 +596,8 @@ public class StatementEngine {
             if (statement instanceof Statement.ShowDerived) {
                 return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
                         new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
-                        new Column("applied_through", "BIGINT")), deriver.show(asOf.latestCommit()), null);
+                        new Column("applied_through", "BIGINT"), new Column("mode", "TEXT")),
+                        deriver.show(asOf.latestCommit(), t -> access.visible(principal, t)), null);
             }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);

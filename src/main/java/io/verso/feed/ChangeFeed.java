@@ -8,6 +8,9 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.security.AccessControl;
+import io.verso.security.Caller;
+import io.verso.security.Privilege;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Pos;
 import io.verso.surface.ReadBuilder;
@@ -31,10 +34,12 @@ public class ChangeFeed {
 
     private final StatementEngine engine;
     private final Catalog catalog;
+    private final AccessControl access;
 
-    public ChangeFeed(StatementEngine engine, Catalog catalog) {
+    public ChangeFeed(StatementEngine engine, Catalog catalog, AccessControl access) {
         this.engine = engine;
         this.catalog = catalog;
+        this.access = access;
     }
 
     /** One change: its commit, op, the key, the row after (null after a delete) and before (null for an insert). */
@@ -52,8 +57,12 @@ public class ChangeFeed {
         }
         // The resource layer's page-size rule and code; a feed page may be larger than a page of rows.
         ReadBuilder.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, Pos.pointer("limit"));
-        TableDef table = catalog.find(tableName).orElseThrow(() -> VersoException.user(ErrorCode.UNKNOWN_TABLE,
-                "unknown table '" + tableName + "'"));
+        Pos tablePos = Pos.pointer("table");
+        TableDef table = catalog.find(tableName).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
+                "unknown table '" + tableName + "'", tablePos));
+        // Before anything about the table is told (its horizon): one the caller may not read is unknown, or
+        // (when it holds another privilege on it) FORBIDDEN, exactly as the read below would say.
+        access.check(Caller.current(), table, Privilege.SELECT, tableName, tablePos);
         if (after < table.horizon()) {
             throw VersoException.pointing(ErrorCode.FEED_BEFORE_HORIZON, "the changes of " + table.name()
                     + " after commit " + after + " are gone: its history before commit " + table.horizon()

@@ -19,9 +19,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Derived tables against an obviously-correct model. Random source histories (writes of two
  * attribute groups arriving out of order, deletes ahead of the writes they supersede, an APPEND
  * table) and derived queries drawn from a small set (filter and projection, GROUP BY with
- * sum/count/min/max/avg, a join with aggregates, a derived table over a derived table, a set
- * operation). Derived tables are created part-way through, so both the build over existing
- * history and the per-commit application are covered. At every commit, {@code d AS OF COMMIT n}
+ * sum/count/min/max/avg, inner, outer and self joins with filters and aggregates, a derived table
+ * over a derived table, a set operation). Derived tables are created part-way through, so both the
+ * build over existing history and the per-commit application are covered. At every commit, {@code d AS OF COMMIT n}
  * must equal (1) the defining query AS OF n through Verso's read path and (2) the same query run
  * by PostgreSQL over plain tables filled from the model's state at n.
  */
@@ -37,9 +37,13 @@ class DerivedTableProperties extends IntegrationTest {
 
     /**
      * Query templates: {s} the VERSIONED source with two attribute groups, {v} one with one group,
-     * {e} the APPEND one, {d0} the first derived table. The first and the last four are kept by the
-     * keys each commit changed (docs/derived-and-feeds.md), the others by recomputing; the last has no
-     * key (an APPEND table: each commit appends the query over the rows it appended).
+     * {e} the APPEND one, {d0} the first derived table. The first, the five from the sixth on and the
+     * joins (the third, and the six after the tenth: a key join with a filter, a join with GROUP BY
+     * aggregates, a LEFT JOIN whose WHERE reads the null-extended side, a join on a non-key column
+     * with a two-column key, a self-join, a RIGHT JOIN) and the last (a key computed by an
+     * expression) are kept by the keys each commit changed (docs/derived-and-feeds.md), the others
+     * by recomputing; the tenth has no key (an APPEND table: each commit appends the query over the
+     * rows it appended).
      */
     private static final List<String[]> QUERIES = List.of(
             new String[] {"k", "SELECT k, grp, a, b FROM {s} WHERE a > 3"},
@@ -57,7 +61,23 @@ class DerivedTableProperties extends IntegrationTest {
                     + "FROM {e} GROUP BY k"},
             new String[] {"k", "SELECT k, grp, a * 2 AS twice FROM {v} WHERE a > 2"},
             new String[] {"grp, a", "SELECT DISTINCT grp, a FROM {v} WHERE a >= 0"},
-            new String[] {"", "SELECT k, amt * 2 AS twice FROM {e} WHERE amt > 4"});
+            new String[] {"", "SELECT k, amt * 2 AS twice FROM {e} WHERE amt > 4"},
+            // Joins, kept by the joined rows that hold a changed source row (Footprint).
+            new String[] {"k", "SELECT s.k, s.a, v.grp AS vgrp, v.a AS va FROM {s} s JOIN {v} v ON v.k = s.k "
+                    + "WHERE v.a > 0"},
+            new String[] {"grp", "SELECT v.grp, count(*) AS n, sum(s.a) AS total, min(s.b) AS lo, max(s.b) AS hi, "
+                    + "avg(s.a) AS mean FROM {v} v JOIN {s} s ON s.k = v.k WHERE s.b IS NOT NULL OR s.a > 1 "
+                    + "GROUP BY v.grp"},
+            new String[] {"k", "SELECT v.k, v.a, count(e.amt) AS times, sum(e.amt) AS spent FROM {v} v "
+                    + "LEFT JOIN {e} e ON e.k = v.k AND e.amt > 2 WHERE e.amt IS NULL OR e.amt < 10 GROUP BY v.k, v.a"},
+            new String[] {"sk, vk", "SELECT s.k AS sk, v.k AS vk, s.a + v.a AS ab FROM {s} s JOIN {v} v "
+                    + "ON v.grp = s.grp WHERE s.a > 0"},
+            new String[] {"k, k2", "SELECT x.k, y.k AS k2, x.a - y.a AS gap FROM {v} x JOIN {v} y ON y.grp = x.grp "
+                    + "AND y.k > x.k"},
+            new String[] {"k", "SELECT v.k, count(e.amt) AS times, max(e.amt) AS hi FROM {e} e RIGHT JOIN {v} v "
+                    + "ON e.k = v.k GROUP BY v.k"},
+            // One table, its key computed by an expression: followed like a join.
+            new String[] {"g10", "SELECT grp * 10 AS g10, count(*) AS n, sum(a) AS total FROM {v} GROUP BY grp * 10"});
 
     private static final String OVER_DERIVED = "SELECT g, total FROM {d0} WHERE total > 5";
 

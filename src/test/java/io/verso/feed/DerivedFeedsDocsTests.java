@@ -34,7 +34,7 @@ class DerivedFeedsDocsTests extends IntegrationTest {
     private static final Pattern URL = Pattern.compile("'localhost:8080(/[^']*)'");
     private static final Pattern HEADER = Pattern.compile("-H '([^:']+): ([^']*)'");
     private static final Pattern FIRST_ID = Pattern.compile("# id:(\\d+)");
-    private static final List<String> NAMES = List.of("account_totals", "ledger");
+    private static final List<String> NAMES = List.of("account_totals", "ledger", "accounts", "region_totals");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
@@ -122,6 +122,17 @@ class DerivedFeedsDocsTests extends IntegrationTest {
                         List.of("carol", "10.00", "1"));
         assertThat(sql.rows("SELECT account, balance FROM account_totals" + suffix + " AS OF COMMIT ? ORDER BY account",
                 base + 1)).containsExactly(List.of("alice", "100.00"), List.of("bob", "40.00"));
+        // The join: totals per region after bob moved, kept by the keys each commit reached.
+        assertThat(sql.rows("SELECT region, balance, entries FROM region_totals" + suffix + " ORDER BY region"))
+                .containsExactly(List.of("north", "134.50", "3"), List.of("south", "10.00", "1"));
+        JsonNode derivedTables = sql.run("SHOW DERIVED TABLES").get("results").get(0).get("rows");
+        List<String> modes = new ArrayList<>();
+        derivedTables.forEach(row -> {
+            if (row.get(0).asString().endsWith(suffix)) {
+                modes.add(row.get(0).asString().replace(suffix, "") + " " + row.get(5).asString());
+            }
+        });
+        assertThat(modes).containsExactlyInAnyOrder("account_totals incremental", "region_totals incremental");
     }
 
     private static String offset(String text, String prefix, long base) {
