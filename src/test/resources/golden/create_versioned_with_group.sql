@@ -13,4 +13,4 @@ CREATE TABLE "verso_data"."t9_hist_never_current" PARTITION OF "verso_data"."t9_
 
 CREATE INDEX ON "verso_data"."t9_hist" ("c1", "_g", "_from")
 
-CREATE INDEX ON "verso_data"."t9_hist" USING brin ("_from")
+CREATE INDEX ON "verso_data"."t9_hist" USING brin ("_g", "_from")

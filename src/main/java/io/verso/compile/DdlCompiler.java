@@ -69,9 +69,11 @@ public final class DdlCompiler {
             index.sql(", ").ident("_g").sql(", ").ident("_from").sql(")");
             statements.add(index.build());
             // The change feed reads the versions that became current after a commit. Versions are stored
-            // roughly in commit order, so a block-range index finds them at almost no ingest cost.
+            // roughly in commit order, so a block-range index finds them at almost no ingest cost. With the
+            // group first, an AS OF of several groups skips the blocks without a group's versions (a group
+            // written rarely costs next to nothing); conditions on _from alone still use it.
             statements.add(new SqlBuilder().sql("CREATE INDEX ON ").table(table.historyTable())
-                    .sql(" USING brin (").ident("_from").sql(")").build());
+                    .sql(" USING brin (").ident("_g").sql(", ").ident("_from").sql(")").build());
         }
         return statements;
     }
