@@ -14,7 +14,8 @@ import java.util.List;
  * tables add {@code t<id>_hist}: one row per version and group, with the commits between which it
  * was the winner; for tables created since it was introduced, partitioned into the versions that
  * were current at some commit and those that never were (older tables keep one plain table, and
- * every statement reads both layouts alike). APPEND tables keep their rows in {@code t<id>_cur} with the commit that wrote them.
+ * every statement reads both layouts alike). APPEND tables keep their rows in {@code t<id>_cur}
+ * with the commit that wrote them.
  */
 public final class DdlCompiler {
 
@@ -79,12 +80,12 @@ public final class DdlCompiler {
     }
 
     /** The partition of a new VERSIONED table's history holding the versions that were current at some commit. */
-    static String wasCurrentPartition(TableDef table) {
+    private static String wasCurrentPartition(TableDef table) {
         return table.historyTable() + "_was_current";
     }
 
     /** The partition holding the versions that never were current ({@code _from} NULL). */
-    static String neverCurrentPartition(TableDef table) {
+    private static String neverCurrentPartition(TableDef table) {
         return table.historyTable() + "_never_current";
     }
 

@@ -269,8 +269,8 @@ public final class RelationCompiler {
         }
         String at = before ? " - 1" : "";
         wasCurrent(b, "_h");
-        b.sql(" AND ").qualified("_h", "_from").sql(" <= ").qualified("_ch", "_c").sql(at).sql(" AND (").qualified("_h", "_to")
-                .sql(" IS NULL OR ").qualified("_h", "_to").sql(" > ").qualified("_ch", "_c").sql(at).sql(")) AS ")
+        b.sql(" AND ").qualified("_h", "_from").sql(" <= ").qualified("_ch", "_c").sql(at).sql(" AND (")
+                .qualified("_h", "_to").sql(" IS NULL OR ").qualified("_h", "_to").sql(" > ").qualified("_ch", "_c").sql(at).sql(")) AS ")
                 .ident(alias);
     }
 
