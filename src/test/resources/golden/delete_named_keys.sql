@@ -18,7 +18,7 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
   FROM old
   JOIN won USING ("c1", "c2", "c3")
-  WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
+  WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_from" IS NOT NULL AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c8", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c8", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
   FROM src AS s LEFT
@@ -60,7 +60,7 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
   FROM old
   JOIN won USING ("c1", "c2", "c3")
-  WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_g" = 1 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
+  WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_from" IS NOT NULL AND "h"."_g" = 1 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", "s"."c5", "s"."c6", "s"."c7", 1, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
   FROM src AS s LEFT

@@ -14,11 +14,11 @@ SELECT "i"."id", (SELECT max("h"."_commit")
   WHERE ("e"."kind" = "i"."name")) AND ("i"."price" > ALL (SELECT "price"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
   WHERE ("price" IS NOT NULL)))) AND ("i"."id" IN (SELECT "id"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items")))
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items")))
 -- $1 = 'default'
 -- $2 = 4 (Long)
 -- $3 = 4 (Long)

@@ -4,7 +4,7 @@ WITH recent AS (SELECT id, price FROM items AS OF COMMIT 7 WHERE price > 10) SEL
 WITH "recent" AS (SELECT "id", "price"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
   WHERE ("price" > 10)) SELECT "r"."id", "i"."name"
   FROM ("recent" AS "r"
   JOIN (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"

@@ -7,7 +7,7 @@ SELECT "b"."address", count(*) AS "n", max("i"."price")
   WHERE "_d0" = FALSE OR "_d1" = FALSE) AS "b" LEFT
   JOIN (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "i" ON ("i"."id" = "b"."chain_id"))
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "i" ON ("i"."id" = "b"."chain_id"))
   GROUP BY "b"."address" HAVING (count(*) > 1)
   ORDER BY 2 ASC
 -- $1 = 3 (Long)

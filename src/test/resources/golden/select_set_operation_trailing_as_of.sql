@@ -4,13 +4,13 @@ SELECT id FROM items UNION ALL SELECT id FROM items AS OF COMMIT 3 EXCEPT SELECT
 ((SELECT "id"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items") UNION ALL (SELECT "id"
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items") UNION ALL (SELECT "id"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items")) EXCEPT (SELECT "id"
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items")) EXCEPT (SELECT "id"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"
-  WHERE "_g" = 0 AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
+  WHERE "_g" = 0 AND "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?) AND NOT "_deleted") AS "items"
   WHERE ("price" IS NULL))
   ORDER BY 1 ASC
   LIMIT ?

@@ -12,7 +12,10 @@ import java.util.List;
  * and per group its winner's commit, position and tombstone flag ({@code _c<g>}, {@code _p<g>},
  * {@code _d<g>}; {@code _d<g>} is NULL while the group was never written for the key). VERSIONED
  * tables add {@code t<id>_hist}: one row per version and group, with the commits between which it
- * was the winner. APPEND tables keep their rows in {@code t<id>_cur} with the commit that wrote them.
+ * was the winner; for tables created since it was introduced, partitioned into the versions that
+ * were current at some commit and those that never were (older tables keep one plain table, and
+ * every statement reads both layouts alike). APPEND tables keep their rows in {@code t<id>_cur}
+ * with the commit that wrote them.
  */
 public final class DdlCompiler {
 
@@ -48,8 +51,17 @@ public final class DdlCompiler {
             columnDefinitions(hist, table);
             hist.sql(", ").ident("_g").sql(" smallint NOT NULL, ").ident("_commit").sql(" bigint NOT NULL, ")
                     .ident("_pos").sql(" integer NOT NULL, ").ident("_deleted").sql(" boolean NOT NULL, ")
-                    .ident("_from").sql(" bigint, ").ident("_to").sql(" bigint)");
+                    .ident("_from").sql(" bigint, ").ident("_to").sql(" bigint) PARTITION BY LIST ((")
+                    .ident("_from").sql(" IS NOT NULL))");
             statements.add(hist.build());
+            // Most versions of a busy table lose on arrival and are never current: kept apart, they cost
+            // an AS OF (which only ever wants versions that were current) nothing. Every read of winners
+            // says "_from IS NOT NULL" (RelationCompiler), which PostgreSQL prunes this partition with;
+            // a version superseded within its own commit moves over when the write sets its _from NULL.
+            statements.add(new SqlBuilder().sql("CREATE TABLE ").table(wasCurrentPartition(table))
+                    .sql(" PARTITION OF ").table(table.historyTable()).sql(" FOR VALUES IN (TRUE)").build());
+            statements.add(new SqlBuilder().sql("CREATE TABLE ").table(neverCurrentPartition(table))
+                    .sql(" PARTITION OF ").table(table.historyTable()).sql(" FOR VALUES IN (FALSE)").build());
             // A key's versions by group and the commit they became current: AS OF of one key and the
             // closing of its winner cost what that key's versions cost, whatever the table's size.
             SqlBuilder index = new SqlBuilder();
@@ -58,11 +70,23 @@ public final class DdlCompiler {
             index.sql(", ").ident("_g").sql(", ").ident("_from").sql(")");
             statements.add(index.build());
             // The change feed reads the versions that became current after a commit. Versions are stored
-            // roughly in commit order, so a block-range index finds them at almost no ingest cost.
+            // roughly in commit order, so a block-range index finds them at almost no ingest cost. With the
+            // group first, an AS OF of several groups skips the blocks without a group's versions (a group
+            // written rarely costs next to nothing); conditions on _from alone still use it.
             statements.add(new SqlBuilder().sql("CREATE INDEX ON ").table(table.historyTable())
-                    .sql(" USING brin (").ident("_from").sql(")").build());
+                    .sql(" USING brin (").ident("_g").sql(", ").ident("_from").sql(")").build());
         }
         return statements;
+    }
+
+    /** The partition of a new VERSIONED table's history holding the versions that were current at some commit. */
+    private static String wasCurrentPartition(TableDef table) {
+        return table.historyTable() + "_was_current";
+    }
+
+    /** The partition holding the versions that never were current ({@code _from} NULL). */
+    private static String neverCurrentPartition(TableDef table) {
+        return table.historyTable() + "_never_current";
     }
 
     public static CompiledSql dropTable(TableDef table) {

@@ -93,28 +93,68 @@ public final class RelationCompiler {
             b.sql(" AND NOT ").ident("_deleted").sql(")");
             return;
         }
-        // Several groups: one pass over the versions that were winners at n, every group at once,
-        // pivoted per key. Each group has at most one such version per key; a tombstoned group's
-        // columns read as NULL, and a key is present when any group has a live winner.
+        // Several groups: each group's winner at n joined to the key, from the current table, which has
+        // a row for every key that has a version (ERASE removes both). Nothing is aggregated, and a filter
+        // on the key reaches every group's lookup. Each group has at most one winner at n per key; a
+        // tombstoned group's columns read as NULL, and a key is present when any group has a live winner.
         b.sql("(SELECT ");
         columns(b, table, (builder, column) -> {
             if (column.isKey()) {
-                builder.ident(column.physical());
+                builder.qualified("_k", column.physical());
             } else {
-                builder.sql("(array_agg(").ident(column.physical()).sql(") FILTER (WHERE ").ident("_g").sql(" = ")
-                        .number(column.groupId()).sql(" AND NOT ").ident("_deleted").sql("))[1]");
+                String h = groupAlias(column.groupId());
+                builder.sql("CASE WHEN NOT ").qualified(h, "_deleted").sql(" THEN ").qualified(h, column.physical())
+                        .sql(" END");
             }
         });
-        b.sql(" FROM ").table(table.historyTable()).sql(" WHERE ").ident("_from").sql(" <= ").bind(n)
-                .sql(" AND (").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").bind(n).sql(") GROUP BY ");
-        keyList(b, table, null);
-        b.sql(" HAVING bool_or(NOT ").ident("_deleted").sql("))");
+        b.sql(" FROM ").table(table.currentTable()).sql(" AS ").ident("_k");
+        for (GroupDef group : groups) {
+            String h = groupAlias(group.id());
+            b.sql(" LEFT JOIN ").table(table.historyTable()).sql(" AS ").ident(h).sql(" ON ");
+            for (ColumnDef key : table.keyColumns()) {
+                b.qualified(h, key.physical()).sql(" = ").qualified("_k", key.physical()).sql(" AND ");
+            }
+            b.qualified(h, "_g").sql(" = ").number(group.id()).sql(" AND ");
+            window(b, h, n);
+        }
+        b.sql(" WHERE ");
+        for (int i = 0; i < groups.size(); i++) {
+            b.sql(i > 0 ? " OR " : "").qualified(groupAlias(groups.get(i).id()), "_deleted").sql(" = FALSE");
+        }
+        b.sql(")");
+    }
+
+    private static String groupAlias(int groupId) {
+        return "_h" + groupId;
     }
 
     /** The version of {@code group} that was the winner at commit n: current from at most n, until after n. */
     private static void winnerWindow(SqlBuilder b, GroupDef group, long n) {
-        b.ident("_g").sql(" = ").number(group.id()).sql(" AND ").ident("_from").sql(" <= ").bind(n)
-                .sql(" AND (").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").bind(n).sql(")");
+        b.ident("_g").sql(" = ").number(group.id()).sql(" AND ");
+        window(b, null, n);
+    }
+
+    /** {@code _from IS NOT NULL AND _from <= n AND (_to IS NULL OR _to > n)}: the version was the winner at n. */
+    private static void window(SqlBuilder b, String qualifier, long n) {
+        wasCurrent(b, qualifier);
+        b.sql(" AND ");
+        column(b, qualifier, "_from").sql(" <= ").bind(n).sql(" AND (");
+        column(b, qualifier, "_to").sql(" IS NULL OR ");
+        column(b, qualifier, "_to").sql(" > ").bind(n).sql(")");
+    }
+
+    /**
+     * {@code _from IS NOT NULL}: the version was current at some commit. Implied by any bound on
+     * {@code _from}, but said in this very form because it is the partition key of a history table
+     * (DdlCompiler): PostgreSQL then leaves the versions that never were current unread. On a history
+     * table of the older, unpartitioned layout it is a no-op filter.
+     */
+    static void wasCurrent(SqlBuilder b, String qualifier) {
+        column(b, qualifier, "_from").sql(" IS NOT NULL");
+    }
+
+    private static SqlBuilder column(SqlBuilder b, String qualifier, String name) {
+        return qualifier == null ? b.ident(name) : b.qualified(qualifier, name);
     }
 
     /** Every retained version, one row per version and group, with the history pseudo-columns. */
@@ -195,7 +235,9 @@ public final class RelationCompiler {
         b.sql(" FROM (SELECT DISTINCT ");
         keyList(b, table, null);
         b.sql(", ").ident("_from").sql(" AS ").ident("_c").sql(" FROM ").table(table.historyTable())
-                .sql(" WHERE ").ident("_from").sql(" > ").bind(table.horizon());
+                .sql(" WHERE ");
+        wasCurrent(b, null);
+        b.sql(" AND ").ident("_from").sql(" > ").bind(table.horizon());
         if (asOf != null) {
             b.sql(" AND ").ident("_from").sql(" <= ").bind(asOf);
         }
@@ -226,8 +268,9 @@ public final class RelationCompiler {
             b.qualified("_h", key.physical()).sql(" = ").qualified("_ch", key.physical()).sql(" AND ");
         }
         String at = before ? " - 1" : "";
-        b.qualified("_h", "_from").sql(" <= ").qualified("_ch", "_c").sql(at).sql(" AND (").qualified("_h", "_to")
-                .sql(" IS NULL OR ").qualified("_h", "_to").sql(" > ").qualified("_ch", "_c").sql(at).sql(")) AS ")
+        wasCurrent(b, "_h");
+        b.sql(" AND ").qualified("_h", "_from").sql(" <= ").qualified("_ch", "_c").sql(at).sql(" AND (")
+                .qualified("_h", "_to").sql(" IS NULL OR ").qualified("_h", "_to").sql(" > ").qualified("_ch", "_c").sql(at).sql(")) AS ")
                 .ident(alias);
     }
 

@@ -103,7 +103,9 @@ public final class WriteCompiler {
         for (ColumnDef k : keys) {
             b.qualified("h", k.physical()).sql(" = ").qualified("old", k.physical()).sql(" AND ");
         }
-        b.qualified("h", "_g").sql(" = ").number(group.id())
+        // The old winner was current, so it is found among the versions that were (the partition, if any).
+        RelationCompiler.wasCurrent(b, "h");
+        b.sql(" AND ").qualified("h", "_g").sql(" = ").number(group.id())
                 .sql(" AND ").qualified("h", "_commit").sql(" = ").qualified("old", "_oc")
                 .sql(" AND ").qualified("h", "_pos").sql(" = ").qualified("old", "_op").sql(" RETURNING 1)");
         b.sql(", ins AS (INSERT INTO ").table(table.historyTable()).sql(" (");

@@ -302,6 +302,49 @@ public final class ReadBuilder {
                 pos), pos);
     }
 
+    /**
+     * {@code SELECT * FROM table AS OF COMMIT ? [WHERE]}, the AS OF on the table itself rather than
+     * trailing, so subqueries of {@code where} read as of nothing unless they say so.
+     */
+    public static Statement.Select selectAt(String table, Pos tablePos, Expr where, AsOf asOf, Pos pos) {
+        Query.TableRef from = new Query.TableRef(new Ident(table, tablePos), false, false, asOf, null, List.of(),
+                tablePos);
+        Query.Block block = new Query.Block(false, List.of(new Query.SelectItem.All(pos)), List.of(from), where,
+                List.of(), null, List.of(), pos);
+        return new Statement.Select(new Query(List.of(), block, List.of(), null, null, null, pos), pos);
+    }
+
+    /**
+     * {@code EXISTS (SELECT 1 FROM history(table) AS h WHERE h.k = table.k ... AND h._current_from > ?
+     * [AND h._current_from <= ?])}: a group of the row's key got a new winner after commit {@code from}
+     * (and at or before {@code to}, when given). A key's row can differ between two commits only then:
+     * a winner stops being current only at the commit its successor starts, so every change of a row
+     * has a version starting it. {@code table} is read without an alias.
+     */
+    public Expr changedAfter(TableDef table, long from, Long to, Pos pos) {
+        // Any name but the table's own, which the condition refers to from inside.
+        String inner = table.name().equalsIgnoreCase("_changed") ? "_changed_" : "_changed";
+        Query.TableRef history = new Query.TableRef(new Ident(table.name(), pos), true, false, null,
+                new Ident(inner, pos), List.of(), pos);
+        Expr start = new Expr.ColumnRef(new Ident(inner, pos), new Ident("_current_from", pos), pos);
+        // Implied by the bounds, but said as such: it is what skips the versions that never were current
+        // (RelationCompiler.wasCurrent).
+        Expr where = new Expr.IsNull(true, start, pos);
+        for (ColumnDef key : table.keyColumns()) {
+            where = and(where, new Expr.Binary(Expr.BinaryOp.EQ,
+                    new Expr.ColumnRef(new Ident(inner, pos), new Ident(key.name(), pos), pos),
+                    new Expr.ColumnRef(new Ident(table.name(), pos), new Ident(key.name(), pos), pos), pos), pos);
+        }
+        where = and(where, new Expr.Binary(Expr.BinaryOp.GT, start, param(from, pos), pos), pos);
+        if (to != null) {
+            where = and(where, new Expr.Binary(Expr.BinaryOp.LTE, start, param(to, pos), pos), pos);
+        }
+        Query.Block block = new Query.Block(false, List.of(new Query.SelectItem.Item(
+                new Expr.Literal(Expr.LiteralKind.INTEGER, "1", pos), null, pos)), List.of(history), where, List.of(),
+                null, List.of(), pos);
+        return new Expr.Exists(new Query(List.of(), block, List.of(), null, null, null, pos), pos);
+    }
+
     /** A row count or position the service computed itself (never request text): a literal. */
     private static Expr number(Long value, Pos pos) {
         return value == null ? null : new Expr.Literal(Expr.LiteralKind.INTEGER, Long.toString(value), pos);
