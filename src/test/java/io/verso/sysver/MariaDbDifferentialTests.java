@@ -260,8 +260,10 @@ class MariaDbDifferentialTests extends IntegrationTest {
 
         List<Query> batch = new ArrayList<>();
         int m = versoInstants.size();
-        IntFunction<String> vi = i -> "'" + versoInstants.get(i) + "'";
-        IntFunction<String> mi = i -> "'" + mariaInstants.get(i) + "'";
+        // With no commit at all (every request refused) there is no instant: only the FOR SYSTEM_TIME ALL
+        // queries, which name none, are built then.
+        IntFunction<String> vi = i -> i < m ? "'" + versoInstants.get(i) + "'" : null;
+        IntFunction<String> mi = i -> i < m ? "'" + mariaInstants.get(i) + "'" : null;
         for (int i = 0; i < m; i++) {
             batch.add(query("SELECT k, v, w FROM " + keyed + " FOR SYSTEM_TIME AS OF %s", i, i, vi, mi));
             batch.add(query("SELECT a, b FROM " + plain + " FOR SYSTEM_TIME AS OF %s", i, i, vi, mi));
