@@ -182,8 +182,11 @@ class AbuseTests {
                 if (o.status() != 200) {
                     assertThat(o.code()).as(o.toString()).isIn(HEAVY_CODES);
                 }
-                // The statement timeout, plus the admission wait, plus reading and answering.
-                assertThat(o.millis()).as(o.toString()).isLessThan(TIMEOUT_MS + 2_000 + 6_000);
+                // The statement timeout, plus the admission wait, plus reading and answering; a write that
+                // succeeds runs its commit protocol's statements and its own, each bounded by the timeout, and
+                // may wait for an earlier writer's commit (seconds on a loaded 2-core machine): two timeouts.
+                assertThat(o.millis()).as(o.toString())
+                        .isLessThan((o.status() == 200 ? 2 : 1) * TIMEOUT_MS + 2_000 + 6_000);
             }
             assertThat(heavy).extracting(Outcome::code).contains("STATEMENT_TIMEOUT", "RESOURCE_LIMIT",
                     "RESULT_TOO_LARGE", "VALUE_TOO_LARGE");
