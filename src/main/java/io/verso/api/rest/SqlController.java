@@ -5,7 +5,7 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
-import io.verso.sql.SqlParser;
+import io.verso.sql.ScriptCache;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +31,8 @@ class SqlController {
             .build();
 
     private final StatementEngine engine;
+    /** Clients repeat their parameterised texts (batch UPSERTs, reads by key): each is parsed once. */
+    private final ScriptCache scripts = new ScriptCache(1_000_000);
 
     SqlController(StatementEngine engine) {
         this.engine = engine;
@@ -63,7 +65,7 @@ class SqlController {
         if (params != null && params.isArray()) {
             params.forEach(p -> values.add(JsonValues.toJava(p)));
         }
-        return render(engine.execute(SqlParser.parse(sql.asString()), values, actor));
+        return render(engine.execute(scripts.parse(sql.asString()), values, actor));
     }
 
     private static Map<String, Object> render(ExecutionResult result) {
