@@ -251,7 +251,8 @@ public class ReadService {
         StatementResult.Rows afterRows = (StatementResult.Rows) result.results().get(1);
         if (table.mode().keyed() && beforeRows.columns().equals(afterRows.columns())) {
             // Both states have the same columns: rows are compared as value lists, and only the rows that
-            // differ become column-name maps (most of a table is usually the same at both commits).
+            // differ become column-name maps (most of a table is usually the same at both commits). When a
+            // column was added or dropped between the two commits the lists differ: then rows as maps, below.
             List<String> names = beforeRows.columns().stream().map(StatementResult.Column::name).toList();
             List<ColumnDef> keyColumns = table.keyColumns();
             int[] keyAt = new int[keyColumns.size()];
