@@ -9,6 +9,7 @@ import io.verso.sql.ast.Pos;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
+import java.time.DateTimeException;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
@@ -90,7 +91,11 @@ public final class Values {
                     if (!DATE.matcher(text.trim()).matches()) {
                         throw new IllegalArgumentException("is not a date (YYYY-MM-DD)");
                     }
-                    LocalDate.parse(text.trim());
+                    try {
+                        checkDate(text.trim());
+                    } catch (DateTimeException e) {
+                        throw new DateTimeParseException(e.getMessage(), text, 0);
+                    }
                     yield text.trim();
                 }
                 case TIMESTAMP, TIMESTAMPTZ -> timestamp(text);
@@ -125,6 +130,18 @@ public final class Values {
 
     private static String integer(ColumnType type, Object value, String text) {
         notBoolean(value, text);
+        long plain = plainLong(text);
+        if (plain != Long.MIN_VALUE) {
+            // Digits only, at most 18: the value and text BigDecimal would give, without building one.
+            long min = type.base() == ColumnType.Base.SMALLINT ? Short.MIN_VALUE
+                    : type.base() == ColumnType.Base.INTEGER ? Integer.MIN_VALUE : Long.MIN_VALUE;
+            long max = type.base() == ColumnType.Base.SMALLINT ? Short.MAX_VALUE
+                    : type.base() == ColumnType.Base.INTEGER ? Integer.MAX_VALUE : Long.MAX_VALUE;
+            if (plain < min || plain > max) {
+                throw new IllegalArgumentException("is out of range for " + type.display());
+            }
+            return Long.toString(plain);
+        }
         BigDecimal decimal = bounded(new BigDecimal(text.trim()));
         BigInteger integer;
         try {
@@ -141,6 +158,33 @@ public final class Values {
             throw new IllegalArgumentException("is out of range for " + type.display());
         }
         return integer.toString();
+    }
+
+    /**
+     * The value of an optional minus sign and 1 to 18 ASCII digits (nothing else, no spaces), or
+     * Long.MIN_VALUE for any other text, which then takes the general path.
+     */
+    private static long plainLong(String text) {
+        int length = text.length();
+        int start = length > 0 && text.charAt(0) == '-' ? 1 : 0;
+        if (length == start || length - start > 18) {
+            return Long.MIN_VALUE;
+        }
+        long value = 0;
+        for (int i = start; i < length; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return Long.MIN_VALUE;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return start == 1 ? -value : value;
+    }
+
+    /** A date of the form YYYY-MM-DD (already matched), as LocalDate.parse would check it, without a formatter. */
+    private static void checkDate(String text) {
+        LocalDate.of(Integer.parseInt(text, 0, 4, 10), Integer.parseInt(text, 5, 7, 10),
+                Integer.parseInt(text, 8, 10, 10));
     }
 
     /** Parses a decimal number, refusing magnitudes no column type can hold (see {@link #bounded}). */
@@ -206,8 +250,8 @@ public final class Values {
             throw new IllegalArgumentException("is not a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM])");
         }
         try {
-            LocalDate.parse(m.group(1));
-        } catch (DateTimeParseException e) {
+            checkDate(m.group(1));
+        } catch (DateTimeException e) {
             throw new IllegalArgumentException("is not a valid date");
         }
         if (m.group(2) != null && (Integer.parseInt(m.group(2)) > 23 || Integer.parseInt(m.group(3)) > 59

@@ -279,12 +279,15 @@ public final class WriteAnalyzer {
         for (int c = 0; c < columns.size(); c++) {
             ColumnDef column = columns.get(c);
             boolean ordering = table.isOrderingColumn(column);
+            String name = column.name();
             for (int r = 0; r < rows.size(); r++) {
                 RowInput row = rows.get(r);
-                Pos pos = row.positions().get(column.name());
+                Pos pos = row.positions().get(name);
+                // One lookup for a value given (nearly every one); containsKey only to tell NULL from absent.
+                Object value = row.values().get(name);
                 String text;
-                if (row.values().containsKey(column.name())) {
-                    text = Values.toText(column, row.values().get(column.name()), pos, row.where());
+                if (value != null || row.values().containsKey(name)) {
+                    text = Values.toText(column, value, pos, row.where());
                 } else {
                     text = tombstone ? null : column.defaultValue();
                 }

@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -27,10 +26,12 @@ import org.springframework.stereotype.Component;
  * <p>Transactional even for callers without a transaction: Spring Data JDBC loads a table's columns,
  * groups and indexes with further queries while the table's own result set is still open, and
  * outside a transaction each of those would take a second pooled connection. Enough concurrent
- * callers each holding one and waiting for another exhaust the pool for good.
+ * callers each holding one and waiting for another exhaust the pool for good. The methods that only
+ * consult this instance's cache ({@link #findLatest} on a hit, {@link #latestSnapshot}, {@link #snapshot})
+ * are not transactional: every read request calls them, and a transaction interceptor per call cost
+ * more than the lookup.
  */
 @Component
-@Transactional(readOnly = true)
 public class Catalog {
 
     private final TableRepository tables;
@@ -49,6 +50,7 @@ public class Catalog {
         repeatableRead.setReadOnly(true);
     }
 
+    @Transactional(readOnly = true)
     public Optional<TableDef> find(String name) {
         return tables.findByName(name).map(Catalog::toDef);
     }
@@ -58,7 +60,6 @@ public class Catalog {
      * query when the definition is cached. For surfaces that check a table before they run statements
      * on it (the statements themselves are bound in the engine's own snapshot).
      */
-    @Transactional(propagation = Propagation.SUPPORTS) // a cache hit needs no transaction
     public Optional<TableDef> findLatest(String name) {
         // A table the newest version this instance has seen defines is taken as it is, with no query: the
         // statements are bound again in the engine's own snapshot, which refuses what a stale definition
@@ -102,14 +103,12 @@ public class Catalog {
      * The newest catalog version a reader of this instance has seen, null before the first: what a
      * one-round-trip read binds against before its own snapshot confirms (or refutes) the version.
      */
-    @Transactional(propagation = Propagation.SUPPORTS)
     public Snapshot latestSnapshot() {
         Snapshot current = latest;
         return current.version < 0 ? null : current;
     }
 
     /** Forgets the newest version seen: this instance committed a catalog change (its version is unknown here). */
-    @Transactional(propagation = Propagation.SUPPORTS)
     public synchronized void forgetLatest() {
         floor = Math.max(floor, latest.version + 1);
         latest = new Snapshot(-1);
@@ -173,6 +172,7 @@ public class Catalog {
         changed();
     }
 
+    @Transactional(readOnly = true)
     public List<TableDef> all() {
         return tables.findAllByOrderByName().stream().map(Catalog::toDef).toList();
     }
@@ -200,11 +200,13 @@ public class Catalog {
     }
 
     /** The table that has the index of this name, if any: index names are unique across the catalog. */
+    @Transactional(readOnly = true)
     public Optional<TableDef> findByIndex(String indexName) {
         return tables.findTableIdByIndexName(indexName).flatMap(tables::findById).map(Catalog::toDef);
     }
 
     /** Tables with a history retention setting, for the retention job. */
+    @Transactional(readOnly = true)
     public List<TableDef> withRetention() {
         return all().stream().filter(t -> t.retentionCommits() != null || t.retentionInterval() != null).toList();
     }

@@ -1,5 +1,8 @@
 package io.verso.catalog;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -112,24 +115,57 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
         return "t" + id + "_hist";
     }
 
+    // The lookups below run per row and per value on the write and read paths (a 1,000-row batch asks
+    // column() for every value): plain loops over these short lists, not a stream pipeline per call.
+
     public Optional<ColumnDef> column(String name) {
-        return columns.stream().filter(c -> c.name().equals(name)).findFirst();
+        for (ColumnDef c : columns) {
+            if (c.name().equals(name)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
     public List<ColumnDef> keyColumns() {
-        return columns.stream().filter(ColumnDef::isKey).sorted(Comparator.comparingInt(ColumnDef::keyPosition)).toList();
+        ColumnDef[] keys = new ColumnDef[columns.size()];
+        int n = 0;
+        for (ColumnDef c : columns) {
+            if (c.isKey()) {
+                keys[n++] = c;
+            }
+        }
+        keys = Arrays.copyOf(keys, n);
+        Arrays.sort(keys, Comparator.comparingInt(ColumnDef::keyPosition));
+        return Collections.unmodifiableList(Arrays.asList(keys));
     }
 
     public List<ColumnDef> columnsOf(GroupDef group) {
-        return columns.stream().filter(c -> c.groupId() == group.id()).toList();
+        List<ColumnDef> of = new ArrayList<>();
+        for (ColumnDef c : columns) {
+            if (c.groupId() == group.id()) {
+                of.add(c);
+            }
+        }
+        return Collections.unmodifiableList(of);
     }
 
     public Optional<GroupDef> group(String name) {
-        return groups.stream().filter(g -> g.name().equals(name)).findFirst();
+        for (GroupDef g : groups) {
+            if (g.name().equals(name)) {
+                return Optional.of(g);
+            }
+        }
+        return Optional.empty();
     }
 
     public GroupDef group(int id) {
-        return groups.stream().filter(g -> g.id() == id).findFirst().orElseThrow();
+        for (GroupDef g : groups) {
+            if (g.id() == id) {
+                return g;
+            }
+        }
+        throw new java.util.NoSuchElementException("No value present");
     }
 
     public GroupDef defaultGroup() {

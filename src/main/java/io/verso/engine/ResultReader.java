@@ -90,6 +90,43 @@ final class ResultReader {
         };
     }
 
+    /**
+     * {@link DateTimeFormatter#ISO_LOCAL_DATE_TIME}'s text (seconds always, the fraction without trailing
+     * zeros, none when zero) written directly for years 0 to 9999; the formatter itself for the rest
+     * (signed years). Every timestamp of a result passes here.
+     */
+    static StringBuilder isoLocal(LocalDateTime t, StringBuilder out) {
+        int year = t.getYear();
+        if (year < 0 || year > 9999) {
+            return out.append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(t));
+        }
+        pad(out, year, 4).append('-');
+        pad(out, t.getMonthValue(), 2).append('-');
+        pad(out, t.getDayOfMonth(), 2).append('T');
+        pad(out, t.getHour(), 2).append(':');
+        pad(out, t.getMinute(), 2).append(':');
+        pad(out, t.getSecond(), 2);
+        int nano = t.getNano();
+        if (nano != 0) {
+            int digits = 9;
+            while (nano % 10 == 0) {
+                nano /= 10;
+                digits--;
+            }
+            pad(out.append('.'), nano, digits);
+        }
+        return out;
+    }
+
+    private static StringBuilder pad(StringBuilder out, int value, int width) {
+        for (int limit = 10, w = 1; w < width; w++, limit *= 10) {
+            if (value < limit) {
+                out.append('0');
+            }
+        }
+        return out.append(value);
+    }
+
     static Object value(ResultSet rs, int i, String pgType) throws SQLException {
         switch (pgType) {
             case "int2", "int4" -> {
@@ -111,20 +148,23 @@ final class ResultReader {
                 var v = rs.getBigDecimal(i);
                 return v == null ? null : v.toPlainString();
             }
+            // pgjdbc reads 'infinity' and '-infinity' as the MAX and MIN of java.time, which PostgreSQL's own
+            // range never reaches: their text is what PostgreSQL prints.
             case "timestamp" -> {
-                String raw = rs.getString(i);
-                if (raw == null || raw.endsWith("infinity")) {
-                    return raw;
+                LocalDateTime t = rs.getObject(i, LocalDateTime.class);
+                if (t == null || t.equals(LocalDateTime.MAX) || t.equals(LocalDateTime.MIN)) {
+                    return t == null ? null : t.equals(LocalDateTime.MAX) ? "infinity" : "-infinity";
                 }
-                return rs.getObject(i, LocalDateTime.class).format(DateTimeFormatter.ISO_LOCAL_DATE_TIME);
+                return isoLocal(t, new StringBuilder(29)).toString();
             }
             case "timestamptz" -> {
-                String raw = rs.getString(i);
-                if (raw == null || raw.endsWith("infinity")) {
-                    return raw;
+                OffsetDateTime t = rs.getObject(i, OffsetDateTime.class);
+                if (t == null || t.equals(OffsetDateTime.MAX) || t.equals(OffsetDateTime.MIN)) {
+                    return t == null ? null : t.equals(OffsetDateTime.MAX) ? "infinity" : "-infinity";
                 }
-                return rs.getObject(i, OffsetDateTime.class).withOffsetSameInstant(ZoneOffset.UTC)
-                        .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
+                // ISO_OFFSET_DATE_TIME of a UTC time: the local part, then Z.
+                return isoLocal(t.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime(), new StringBuilder(30))
+                        .append('Z').toString();
             }
             case "jsonb", "json" -> {
                 String raw = rs.getString(i);

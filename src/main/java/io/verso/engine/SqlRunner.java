@@ -10,7 +10,12 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.UncategorizedSQLException;
+import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Component;
 
 /** Runs compiled SQL on the transaction's connection, binding every value as a parameter. */
@@ -23,12 +28,33 @@ public class SqlRunner {
         this.jdbc = jdbc;
     }
 
+    /**
+     * What {@link JdbcTemplate#execute(ConnectionCallback)} does (the transaction's connection, released
+     * after; SQLExceptions translated by the template's translator) without its close-suppressing
+     * connection proxy: a dynamic proxy made per call, and reflection on every call through it, on every
+     * statement of every request. The callbacks here never close the connection.
+     */
+    private <T> T execute(ConnectionCallback<T> action) {
+        DataSource dataSource = jdbc.getDataSource();
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            return action.doInConnection(connection);
+        } catch (SQLException e) {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+            connection = null;
+            DataAccessException translated = jdbc.getExceptionTranslator().translate("ConnectionCallback", null, e);
+            throw translated != null ? translated : new UncategorizedSQLException("ConnectionCallback", null, e);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
     public interface RowMapper<T> {
         T map(ResultSet rs) throws SQLException;
     }
 
     public <T> T query(CompiledSql sql, RowMapper<T> reader) {
-        return jdbc.execute((Connection connection) -> {
+        return execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
                 bind(connection, ps, sql.binds());
                 // Inside a transaction pgjdbc then reads rows in batches through a portal instead of buffering
@@ -85,7 +111,7 @@ public class SqlRunner {
         if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
             return null;
         }
-        return jdbc.execute((Connection connection) -> {
+        return execute((Connection connection) -> {
             if (!connection.getAutoCommit()) {
                 return null;
             }
@@ -130,7 +156,7 @@ public class SqlRunner {
     }
 
     public int update(CompiledSql sql) {
-        return jdbc.execute((Connection connection) -> {
+        return execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
                 bind(connection, ps, sql.binds());
                 return ps.executeUpdate();

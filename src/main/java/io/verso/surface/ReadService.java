@@ -19,6 +19,7 @@ import io.verso.surface.Resources.RowResult;
 import io.verso.surface.Resources.TableDiff;
 import io.verso.surface.Resources.Version;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -251,12 +252,50 @@ public class ReadService {
             throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "from (" + from
                     + ") is after the latest commit " + toCommit, "from");
         }
-        List<Map<String, Object>> before = rows(result, 0);
-        List<Map<String, Object>> after = rows(result, 1);
         List<Map<String, Object>> added = new ArrayList<>();
         List<Map<String, Object>> removed = new ArrayList<>();
         List<RowChange> changed = new ArrayList<>();
-        if (table.mode().keyed()) {
+        StatementResult.Rows beforeRows = (StatementResult.Rows) result.results().get(0);
+        StatementResult.Rows afterRows = (StatementResult.Rows) result.results().get(1);
+        if (table.mode().keyed() && beforeRows.columns().equals(afterRows.columns())) {
+            // Both states have the same columns: rows are compared as value lists, and only the rows that
+            // differ become column-name maps (most of a table is usually the same at both commits). When a
+            // column was added or dropped between the two commits the lists differ: then rows as maps, below.
+            List<String> names = beforeRows.columns().stream().map(StatementResult.Column::name).toList();
+            List<ColumnDef> keyColumns = table.keyColumns();
+            int[] keyAt = new int[keyColumns.size()];
+            for (int k = 0; k < keyAt.length; k++) {
+                keyAt[k] = names.indexOf(keyColumns.get(k).name());
+            }
+            List<String> tableColumns = table.columns().stream().map(ColumnDef::name).toList();
+            int[] tableColumnAt = tableColumns.stream().mapToInt(names::indexOf).toArray();
+            Map<List<Object>, List<Object>> old = new LinkedHashMap<>();
+            for (List<Object> values : beforeRows.rows()) {
+                old.put(keyOf(keyAt, values), values);
+            }
+            for (List<Object> values : afterRows.rows()) {
+                List<Object> was = old.remove(keyOf(keyAt, values));
+                if (was == null) {
+                    added.add(row(names, values));
+                } else if (!was.equals(values)) {
+                    List<String> columns = new ArrayList<>();
+                    for (int c = 0; c < tableColumnAt.length; c++) {
+                        int i = tableColumnAt[c];
+                        if (i >= 0 && !Objects.equals(was.get(i), values.get(i))) {
+                            columns.add(tableColumns.get(c));
+                        }
+                    }
+                    Map<String, Object> k = new LinkedHashMap<>();
+                    for (int j = 0; j < keyAt.length; j++) {
+                        k.put(keyColumns.get(j).name(), keyAt[j] < 0 ? null : values.get(keyAt[j]));
+                    }
+                    changed.add(new RowChange(k, row(names, was), row(names, values), List.copyOf(columns)));
+                }
+            }
+            old.values().forEach(values -> removed.add(row(names, values)));
+        } else if (table.mode().keyed()) {
+            List<Map<String, Object>> before = rows(result, 0);
+            List<Map<String, Object>> after = rows(result, 1);
             Map<List<Object>, Map<String, Object>> old = new LinkedHashMap<>();
             before.forEach(r -> old.put(keyOf(table, r), r));
             for (Map<String, Object> row : after) {
@@ -273,6 +312,8 @@ public class ReadService {
             }
             removed.addAll(old.values());
         } else {
+            List<Map<String, Object>> before = rows(result, 0);
+            List<Map<String, Object>> after = rows(result, 1);
             // No key: rows are compared whole, as multisets.
             Map<Map<String, Object>, Integer> counts = new HashMap<>();
             before.forEach(r -> counts.merge(r, 1, Integer::sum));
@@ -295,6 +336,22 @@ public class ReadService {
 
     private static List<Object> keyOf(TableDef table, Map<String, Object> row) {
         return table.keyColumns().stream().map(c -> row.get(c.name())).toList();
+    }
+
+    private static List<Object> keyOf(int[] keyAt, List<Object> values) {
+        Object[] key = new Object[keyAt.length];
+        for (int k = 0; k < keyAt.length; k++) {
+            key[k] = keyAt[k] < 0 ? null : values.get(keyAt[k]);
+        }
+        return Arrays.asList(key);
+    }
+
+    private static Map<String, Object> row(List<String> names, List<Object> values) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int c = 0; c < names.size(); c++) {
+            row.put(names.get(c), values.get(c));
+        }
+        return row;
     }
 
     // ---- shared ----------------------------------------------------------------------------------

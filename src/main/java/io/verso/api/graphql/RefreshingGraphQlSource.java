@@ -167,7 +167,8 @@ final class RefreshingGraphQlSource implements GraphQlSource {
                 // loader together and they become one engine call: one commit, all or nothing, applied
                 // in document order (the order of the statements), as serial execution would.
                 .configureGraphQl(b -> b.mutationExecutionStrategy(
-                        new AsyncExecutionStrategy(DataFetcherExceptionResolver.createExceptionHandler(resolvers))))
+                        new AsyncExecutionStrategy(DataFetcherExceptionResolver.createExceptionHandler(resolvers)))
+                        .preparsedDocumentProvider(new DocumentCache()))
                 .build();
         log.info("GraphQL schema built for {} table(s) in {} ms, catalog fingerprint {}", read.tables().size(),
                 (System.nanoTime() - start) / 1_000_000, read.fingerprint());

@@ -8,10 +8,7 @@ import io.verso.surface.Resources.TableDiff;
 import io.verso.surface.Resources.WriteReceipt;
 import io.verso.surface.WriteService;
 import java.util.List;
-import org.springframework.beans.propertyeditors.StringArrayPropertyEditor;
 import org.springframework.http.MediaType;
-import org.springframework.web.bind.WebDataBinder;
-import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -23,6 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Rows of one table: operations listRows, writeRows, deleteRows, getRow, getKeyHistory and
  * diffTable of openapi/verso.yaml. Parameters arrive as text; the services check and point at them.
+ * A lone array parameter value keeps its commas ({@link ArrayParameters}).
  */
 @RestController
 @RequestMapping(path = "/v1/tables/{table}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -34,15 +32,6 @@ class RowsController {
     RowsController(ReadService reads, WriteService writes) {
         this.reads = reads;
         this.writes = writes;
-    }
-
-    /**
-     * A lone query value stays one value: Spring would split {@code filter=k:in:1,2} at its commas
-     * when converting it to a list, which would change what filters and keys mean.
-     */
-    @InitBinder
-    void keepCommas(WebDataBinder binder) {
-        binder.registerCustomEditor(String[].class, new StringArrayPropertyEditor(null));
     }
 
     @GetMapping("/rows")

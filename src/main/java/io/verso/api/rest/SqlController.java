@@ -6,6 +6,7 @@ import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.security.Admission;
+import io.verso.sql.ScriptCache;
 import io.verso.sql.SqlParser;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +33,8 @@ class SqlController {
             .build();
 
     private final StatementEngine engine;
+    /** Clients repeat their parameterised texts (batch UPSERTs, reads by key): each is parsed once. */
+    private final ScriptCache scripts = new ScriptCache(1_000_000);
 
     SqlController(StatementEngine engine) {
         this.engine = engine;
@@ -64,7 +67,7 @@ class SqlController {
         if (params != null && params.isArray()) {
             params.forEach(p -> values.add(JsonValues.toJava(p)));
         }
-        SqlParser.Script script = SqlParser.parse(sql.asString());
+        SqlParser.Script script = scripts.parse(sql.asString());
         // Admitted by what the statements do (security.AdmissionFilter): a one-key read or small write is light.
         Admission.admit(engine.light(script));
         return render(engine.execute(script, values, actor));
