@@ -162,6 +162,10 @@ public final class ExprCompiler {
             concatenation(b, f); // guarded like a || chain, which it is but for NULLs
             return;
         }
+        if (function == Function.REPLACE && f.over() == null && f.filter() == null && f.args().size() == 3) {
+            replacement(b, f);
+            return;
+        }
         b.sql(function.sqlName());
         if (function.kind == Function.Kind.BARE) {
             return;
@@ -409,6 +413,38 @@ public final class ExprCompiler {
         b.sql("]) THEN ");
         concatenationTree(b, chain);
         b.sql(" END)");
+    }
+
+    /**
+     * {@code replace(s, from, to)}, guarded: every occurrence of {@code from} in {@code s} can grow the
+     * result by {@code to}'s extra length, so the largest result, {@code len(s) + len(s) / len(from) *
+     * (len(to) - len(from))}, is checked by {@code verso.replace_fits} (V19) against
+     * {@code verso.max-concat-bytes} before anything is built (VALUE_TOO_LARGE beyond it).
+     */
+    private void replacement(SqlBuilder b, Expr.FunctionCall f) {
+        Expr source = f.args().get(0);
+        Expr from = f.args().get(1);
+        Expr to = f.args().get(2);
+        b.sql("(CASE WHEN verso.replace_fits(");
+        textLength(b, source);
+        b.sql(" + ");
+        textLength(b, source);
+        b.sql(" / greatest(");
+        textLength(b, from);
+        b.sql(", 1) * greatest(");
+        textLength(b, to);
+        b.sql(" - ");
+        textLength(b, from);
+        b.sql(", 0)) THEN ").sql(Function.REPLACE.sqlName()).sql("(");
+        list(b, f.args());
+        b.sql(") END)");
+    }
+
+    /** {@code coalesce(octet_length(CAST(e AS text)), 0)} as a bigint: a term's size for the guards above. */
+    private void textLength(SqlBuilder b, Expr e) {
+        b.sql("coalesce(CAST(octet_length(CAST(");
+        emit(b, e);
+        b.sql(" AS text)) AS bigint), 0)");
     }
 
     private void concatenationTree(SqlBuilder b, Expr expr) {

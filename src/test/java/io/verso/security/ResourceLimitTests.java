@@ -83,6 +83,22 @@ class ResourceLimitTests extends IntegrationTest {
     }
 
     @Test
+    void replaceIsBoundedByWhatItCouldBuild() {
+        String blobs = table("rblobs");
+        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
+                + " VALUES (1, ?)", "a".repeat(1 << 20));
+        // Each of a million 'a's becoming 1,000 bytes: a gigabyte for one row, refused before it is built.
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(replace(s, 'a', ?)) FROM " + blobs + " WHERE k = 1",
+                "b".repeat(1000));
+        sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(replace(replace(s, 'a', 'bbbbbbbbbb'), 'b', 'cccccccccccccccc'))"
+                + " FROM " + blobs);
+        // Within the limit replace is PostgreSQL's own: NULLs, an empty pattern, shrinking and growing.
+        assertThat(sql.rows("SELECT replace('abcabc', 'b', 'XY'), replace('abc', '', 'z'), replace(NULL, 'a', 'b'),"
+                + " replace('aaa', 'aa', ''), length(replace(s, 'a', 'bb')) FROM " + blobs))
+                .isEqualTo(List.of(java.util.Arrays.asList("aXYcaXYc", "abc", null, "a", Integer.toString(2 << 20))));
+    }
+
+    @Test
     void ordinaryConcatenationsKeepPostgresTypesAndNulls() {
         assertThat(sql.rows("SELECT 1 || 'a' || 2, 'a' || NULL || 'b', 'x' || ('y' || 'z'), "
                 + "CAST('{\"a\": 1}' AS JSONB) || CAST('{\"b\": 2}' AS JSONB) || CAST('{\"c\": 3}' AS JSONB)"))
