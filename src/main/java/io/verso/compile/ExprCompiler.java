@@ -406,9 +406,9 @@ public final class ExprCompiler {
         }
         b.sql("(CASE WHEN verso.concat_fits(ARRAY[");
         for (int i = 0; i < terms.size(); i++) {
-            b.sql(i == 0 ? "coalesce(CAST(octet_length(CAST(" : ", coalesce(CAST(octet_length(CAST(");
-            emit(b, terms.get(i));
-            b.sql(" AS text)) AS bigint), 0) * ").number(depths.get(i));
+            b.sql(i == 0 ? "" : ", ");
+            textLength(b, terms.get(i));
+            b.sql(" * ").number(depths.get(i));
         }
         b.sql("]) THEN ");
         concatenationTree(b, chain);

@@ -1,10 +1,10 @@
 package io.verso.sql;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
- * Parsed requests by their text, least recently used first out. A client that sends the same
+ * Parsed requests by their text, within a budget of text length. A client that sends the same
  * parameterised text again (a batch {@code UPSERT ... VALUES (?, ...), ...}, a read by key) skips
  * lexing and parsing, which for a 1,000-row VALUES list costs more than analysing and compiling it.
  * Safe to share: parsing is a pure function of the text and the syntax tree is never changed after
@@ -15,41 +15,24 @@ public final class ScriptCache {
     /** Texts longer than this are parsed every time: their trees would crowd out the rest. */
     static final int MAX_TEXT_CHARS = 64 * 1024;
 
-    private final long maxChars;
-    private long chars;
-    private final LinkedHashMap<String, SqlParser.Script> scripts = new LinkedHashMap<>(64, 0.75f, true);
+    private final Cache<String, SqlParser.Script> scripts;
 
     /** @param maxChars the total length of the texts kept; a tree takes roughly 20 times its text. */
     public ScriptCache(long maxChars) {
-        this.maxChars = maxChars;
+        this.scripts = Caffeine.newBuilder().maximumWeight(maxChars)
+                .<String, SqlParser.Script>weigher((text, script) -> text.length()).executor(Runnable::run).build();
     }
 
     public SqlParser.Script parse(String text) {
         if (text == null || text.length() > MAX_TEXT_CHARS) {
             return SqlParser.parse(text);
         }
-        synchronized (this) {
-            SqlParser.Script cached = scripts.get(text);
-            if (cached != null) {
-                return cached;
-            }
-        }
-        SqlParser.Script parsed = SqlParser.parse(text);
-        synchronized (this) {
-            if (scripts.put(text, parsed) == null) {
-                chars += text.length();
-            }
-            var eldest = scripts.entrySet().iterator();
-            while (chars > maxChars && eldest.hasNext()) {
-                Map.Entry<String, SqlParser.Script> e = eldest.next();
-                chars -= e.getKey().length();
-                eldest.remove();
-            }
-        }
-        return parsed;
+        return scripts.get(text, SqlParser::parse);
     }
 
-    synchronized int size() {
-        return scripts.size();
+    /** The texts kept, once pending evictions are done. */
+    long size() {
+        scripts.cleanUp();
+        return scripts.estimatedSize();
     }
 }

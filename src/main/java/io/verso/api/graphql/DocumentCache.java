@@ -1,16 +1,16 @@
 package io.verso.api.graphql;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import graphql.ExecutionInput;
 import graphql.execution.preparsed.PreparsedDocumentEntry;
 import graphql.execution.preparsed.PreparsedDocumentProvider;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
- * Parsed and validated documents of one schema by their text, least recently used first out: a client
+ * Parsed and validated documents of one schema by their text, a bounded number of them: a client
  * that sends the same operation again (a batch mutation whose rows come as variables) skips parsing and
  * validation. One cache per built schema, so a document is never reused against another schema; what
  * parsing and validation give depends on the text and the schema only, errors included. Texts longer
@@ -25,12 +25,7 @@ final class DocumentCache implements PreparsedDocumentProvider {
     private record Key(String text, Locale locale) {
     }
 
-    private final Map<Key, PreparsedDocumentEntry> entries = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, PreparsedDocumentEntry> eldest) {
-            return size() > MAX_ENTRIES;
-        }
-    };
+    private final Cache<Key, PreparsedDocumentEntry> entries = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
     @Override
     public CompletableFuture<PreparsedDocumentEntry> getDocumentAsync(ExecutionInput input,
@@ -39,17 +34,7 @@ final class DocumentCache implements PreparsedDocumentProvider {
         if (text == null || text.length() > MAX_TEXT_CHARS) {
             return CompletableFuture.completedFuture(parseAndValidate.apply(input));
         }
-        Key key = new Key(text, input.getLocale());
-        PreparsedDocumentEntry entry;
-        synchronized (entries) {
-            entry = entries.get(key);
-        }
-        if (entry == null) {
-            entry = parseAndValidate.apply(input);
-            synchronized (entries) {
-                entries.put(key, entry);
-            }
-        }
+        PreparsedDocumentEntry entry = entries.get(new Key(text, input.getLocale()), key -> parseAndValidate.apply(input));
         return CompletableFuture.completedFuture(entry);
     }
 }
