@@ -275,6 +275,11 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
                 }
                 throw e;
             } catch (DataAccessException | TransactionException e) {
+                if (madeSince(e)) {
+                    // The statement was bound to a catalog the replica has not replayed yet (the analyzer
+                    // refuses unknown tables and columns before any SQL runs): the primary answers it.
+                    return null;
+                }
                 if (callersFault(e)) {
                     throw e;
                 }
@@ -347,6 +352,12 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     private static boolean callersFault(RuntimeException e) {
         String state = sqlState(e);
         return state != null && (state.startsWith("22") || state.startsWith("42") || state.equals("57014"));
+    }
+
+    /** undefined_table or undefined_column: a table or column made after the replica's snapshot. */
+    private static boolean madeSince(RuntimeException e) {
+        String state = sqlState(e);
+        return "42P01".equals(state) || "42703".equals(state);
     }
 
     private static boolean unreachable(RuntimeException e) {
