@@ -71,8 +71,8 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
     private final Counter primaryReads;
     private final Counter replicaReads;
     private final ScheduledExecutorService checker;
-    /** When each replica was last found caught up with the primary's latest commit (nanoTime). */
-    private final long[] caughtUpAt;
+    /** The primary's latest commit at each check, which each replica's lag in seconds is measured against. */
+    private final PrimaryTimeline timeline;
 
     ReplicaRouter(ReplicaProperties properties, DataSource primaryDataSource, JdbcTemplate primary,
                   MeterRegistry registry) throws SQLException {
@@ -88,7 +88,8 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
             replicas.add(replica);
             register(registry, replica);
         }
-        this.caughtUpAt = new long[replicas.size()];
+        // Twice the lag that makes a replica "lagging", so a lag near that bound reads true.
+        this.timeline = new PrimaryTimeline(2 * settings.maxLag().toNanos());
         if (replicas.isEmpty()) {
             checker = null;
         } else {
@@ -397,8 +398,8 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
         try {
             refreshPrimary();
             long primaryLatest = knownLatest.get();
-            for (int i = 0; i < replicas.size(); i++) {
-                Replica replica = replicas.get(i);
+            timeline.record(System.nanoTime(), primaryLatest);
+            for (Replica replica : replicas) {
                 try {
                     Object[] state = replica.jdbc.query(REPLICA_STATE, rs -> {
                         rs.next();
@@ -406,12 +407,8 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
                     });
                     replica.saw((Long) state[0], (Long) state[1]);
                     replica.paused = (Boolean) state[2];
-                    long now = System.nanoTime();
-                    if (replica.replayed >= primaryLatest || caughtUpAt[i] == 0) {
-                        caughtUpAt[i] = now;
-                    }
                     replica.lagCommits = Math.max(0, primaryLatest - replica.replayed);
-                    replica.lagSeconds = replica.lagCommits == 0 ? 0 : (now - caughtUpAt[i]) / 1e9;
+                    replica.lagSeconds = timeline.secondsBehind(replica.replayed, System.nanoTime());
                     if (!replica.up) {
                         log.info("read replica {} is serving ({})", replica.name, replica.maskedUrl());
                     }

@@ -75,10 +75,9 @@ class ReadReplicaTests extends IntegrationTest {
         commits.add(sql.write("UPSERT INTO " + t + " (k, v, at, rev, note) VALUES ('k5', 5, 5, 1, 'late')"));
         commits.add(sql.write("ERASE FROM " + t + " WHERE k = 'k2'"));
         long last = commits.get(commits.size() - 1);
-        try (Connection standby = DriverManager.getConnection(REPLICA_URL, "postgres", "")) {
-            waitFor("the standby to replay commit " + last, () -> Long.parseLong(query(standby,
-                    "SELECT max(seq) FROM verso.commits")) >= last);
-        }
+        // The router's own view (its periodic check), not the standby's: reads then choose it at once.
+        waitFor("the router to see the standby replay commit " + last, () -> health().path("components")
+                .path("replicas").path("details").path("replica-1").path("replayedCommit").asLong() >= last);
 
         double replicaBefore = reads("replica");
         List<JsonNode> fromReplica = new ArrayList<>();
