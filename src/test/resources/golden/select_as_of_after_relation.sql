@@ -2,7 +2,7 @@ SELECT address, amount FROM balances AS OF COMMIT 42 WHERE chain_id = 1
 
 -- compiled
 SELECT "address", "amount"
-  FROM (SELECT "c1" AS "chain_id", "c2" AS "address", "c3" AS "token", (array_agg("c4") FILTER (WHERE "_g" = 1 AND NOT "_deleted"))[1] AS "amount", (array_agg("c5") FILTER (WHERE "_g" = 1 AND NOT "_deleted"))[1] AS "updated_at", (array_agg("c6") FILTER (WHERE "_g" = 1 AND NOT "_deleted"))[1] AS "balance_index", (array_agg("c7") FILTER (WHERE "_g" = 1 AND NOT "_deleted"))[1] AS "balance_version", (array_agg("c8") FILTER (WHERE "_g" = 0 AND NOT "_deleted"))[1] AS "label"
+  FROM (SELECT "c1" AS "chain_id", "c2" AS "address", "c3" AS "token", verso.winner("c4") FILTER (WHERE "_g" = 1 AND NOT "_deleted") AS "amount", verso.winner("c5") FILTER (WHERE "_g" = 1 AND NOT "_deleted") AS "updated_at", verso.winner("c6") FILTER (WHERE "_g" = 1 AND NOT "_deleted") AS "balance_index", verso.winner("c7") FILTER (WHERE "_g" = 1 AND NOT "_deleted") AS "balance_version", verso.winner("c8") FILTER (WHERE "_g" = 0 AND NOT "_deleted") AS "label"
   FROM "verso_data"."t1_hist"
   WHERE "_from" IS NOT NULL AND "_from" <= ? AND ("_to" IS NULL OR "_to" > ?)
   GROUP BY "c1", "c2", "c3" HAVING bool_or(NOT "_deleted")) AS "balances"

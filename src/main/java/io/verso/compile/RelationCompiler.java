@@ -104,8 +104,7 @@ public final class RelationCompiler {
             if (column.isKey()) {
                 builder.ident(column.physical());
             } else {
-                builder.sql("(array_agg(").ident(column.physical()).sql(") FILTER (WHERE ").ident("_g").sql(" = ")
-                        .number(column.groupId()).sql(" AND NOT ").ident("_deleted").sql("))[1]");
+                groupWinner(builder, null, column);
             }
         });
         b.sql(" FROM ").table(table.historyTable()).sql(" WHERE ");
@@ -113,6 +112,17 @@ public final class RelationCompiler {
         b.sql(" GROUP BY ");
         keyList(b, table, null);
         b.sql(" HAVING bool_or(NOT ").ident("_deleted").sql("))");
+    }
+
+    /**
+     * A column's value in its group's live winner, among one key's winning versions of every group:
+     * {@code verso.winner(c) FILTER (WHERE _g = g AND NOT _deleted)} (V23; NULL for a tombstone).
+     */
+    private static void groupWinner(SqlBuilder b, String qualifier, ColumnDef column) {
+        b.sql("verso.winner(");
+        column(b, qualifier, column.physical()).sql(") FILTER (WHERE ");
+        column(b, qualifier, "_g").sql(" = ").number(column.groupId()).sql(" AND NOT ");
+        column(b, qualifier, "_deleted").sql(")");
     }
 
     /** The version of {@code group} that was the winner at commit n: current from at most n, until after n. */
@@ -243,9 +253,7 @@ public final class RelationCompiler {
             if (column.isKey()) {
                 builder.qualified("_ch", column.physical());
             } else {
-                builder.sql("(array_agg(").qualified("_h", column.physical()).sql(") FILTER (WHERE ")
-                        .qualified("_h", "_g").sql(" = ").number(column.groupId()).sql(" AND NOT ")
-                        .qualified("_h", "_deleted").sql("))[1]");
+                groupWinner(builder, "_h", column);
             }
         });
         b.sql(", bool_or(NOT ").qualified("_h", "_deleted").sql(") AS ").ident("_present").sql(" FROM ")
