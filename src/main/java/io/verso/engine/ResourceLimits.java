@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
  * (which also bounds a writer's waits for other writers, in begin_commit and before it commits),
  * {@code work_mem} (memory of one sort or hash before it spills), {@code temp_file_limit} (the spill
  * space: a sort of a cartesian join ends with RESOURCE_LIMIT instead of filling the disk) and
- * {@code verso.max_concat_bytes}, read by {@code verso.concat_fits} (V16) to bound what a {@code ||}
- * chain may build. temp_file_limit is a superuser setting: for another role it is set only when granted
- * ({@code GRANT SET ON PARAMETER temp_file_limit}, PostgreSQL 15+), else left to the server's and logged.
+ * {@code verso.max_concat_bytes}, read by the size guards ({@code verso.concat_fits} and its kin, V20) to
+ * bound what a statement's {@code ||} chains, replace and padding calls may build together in a row.
+ * temp_file_limit is a superuser setting: for another role it is set only when granted ({@code GRANT SET
+ * ON PARAMETER temp_file_limit}, PostgreSQL 15+), else left to the server's and logged.
  */
 final class ResourceLimits {
 

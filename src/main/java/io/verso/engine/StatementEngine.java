@@ -346,9 +346,10 @@ public class StatementEngine {
                 // One round trip: the commit record and its tables; the notification, inside the transaction, so
                 // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
                 // every writer of a lower sequence to end, so commits become visible in sequence order.
-                waitingForWriters(() -> sql.query(new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
-                        .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
-                        .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
+                waitingForWriters(() -> sql.query(new SqlBuilder()
+                        .sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, principal) VALUES (")
+                        .bind(commit).sql(", CAST(").bind(commitTime.toString()).sql(" AS timestamptz), ").bind(rows)
+                        .sql(", CAST(").bind(actor).sql(" AS text))), ")
                         .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
                         .bind(commit).sql(", n, r FROM unnest(").bind(new CompiledSql.ArrayBind("text",
                                 tablesTouched.stream().map(CommitRecord.TableTouched::tableName).toArray()))

@@ -44,11 +44,12 @@ class ResourceLimitTests extends IntegrationTest {
         String blobs = blobs("sblobs", "x".repeat(1 << 20));
         // 8 terms of 1 MiB build 35 MiB with their intermediate results: alone well under 128 MB.
         String chain = "length(" + String.join(" || ", Collections.nCopies(8, "s")) + ")";
-        assertThat(sql.rows("SELECT " + chain + " FROM " + blobs)).isEqualTo(List.of(List.of(Integer.toString(8 << 20))));
+        assertThat(sql.rows("SELECT " + chain + " FROM " + blobs))
+                .isEqualTo(List.of(List.of(Integer.toString(8 << 20))));
         // Sixteen of them side by side would hold 560 MiB in one row: each gets a sixteenth of the bound.
         long started = System.nanoTime();
-        JsonNode problem = sql.fails(400, "VALUE_TOO_LARGE", "SELECT " + String.join(", ", Collections.nCopies(16, chain))
-                + " FROM " + blobs + " WHERE k = 1");
+        JsonNode problem = sql.fails(400, "VALUE_TOO_LARGE", "SELECT "
+                + String.join(", ", Collections.nCopies(16, chain)) + " FROM " + blobs + " WHERE k = 1");
         assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(5_000);
         assertThat(problem.path("detail").asString()).contains("shared by the statement's 16 guarded values",
                 "verso.max-concat-bytes");
