@@ -187,11 +187,13 @@ public final class ExprCompiler {
                     b.sql(text ? " AS text)" : "");
                 }
             } else if (function == Function.LPAD || function == Function.RPAD) {
-                // The length to build, bounded like a || chain (verso.length_fits, V16): VALUE_TOO_LARGE beyond it.
+                // The length to build, bounded like a || chain (verso.length_fits, V20): VALUE_TOO_LARGE beyond it.
                 for (int i = 0; i < f.args().size(); i++) {
                     b.sql(i == 0 ? "" : i == 1 ? ", verso.length_fits(" : ", ");
                     emit(b, f.args().get(i));
-                    b.sql(i == 1 ? ")" : "");
+                    if (i == 1) {
+                        b.sql(", ").guardedValues().sql(")");
+                    }
                 }
             } else {
                 list(b, f.args());
@@ -378,8 +380,11 @@ public final class ExprCompiler {
      * A {@code ||} chain, guarded: PostgreSQL keeps every intermediate result of a row's expression until
      * the row is done, so the chain builds each term once per concatenation above it ({@code s || s || s}
      * builds 2s then 3s). The guard adds up the terms' lengths so weighted before building anything, and
-     * {@code verso.concat_fits} (V16) refuses a chain over {@code verso.max-concat-bytes} with VALUE_TOO_LARGE.
-     * The chain itself is emitted as written, so its types and NULL handling are PostgreSQL's.
+     * {@code verso.concat_fits} (V20) refuses a chain over its share of {@code verso.max-concat-bytes} with
+     * VALUE_TOO_LARGE. The statement's guarded values share that bound ({@link SqlBuilder#guardedValues}):
+     * PostgreSQL holds all of a row's values until the row is done, so a hundred chains side by side, each
+     * under the bound, would otherwise hold a hundred times it. The chain itself is emitted as written, so
+     * its types and NULL handling are PostgreSQL's.
      */
     private void concatenation(SqlBuilder b, Expr chain) {
         List<Expr> terms = new java.util.ArrayList<>();
@@ -410,7 +415,7 @@ public final class ExprCompiler {
             textLength(b, terms.get(i));
             b.sql(" * ").number(depths.get(i));
         }
-        b.sql("]) THEN ");
+        b.sql("], ").guardedValues().sql(") THEN ");
         concatenationTree(b, chain);
         b.sql(" END)");
     }
@@ -418,8 +423,8 @@ public final class ExprCompiler {
     /**
      * {@code replace(s, from, to)}, guarded: every occurrence of {@code from} in {@code s} can grow the
      * result by {@code to}'s extra length, so the largest result, {@code len(s) + len(s) / len(from) *
-     * (len(to) - len(from))}, is checked by {@code verso.replace_fits} (V19) against
-     * {@code verso.max-concat-bytes} before anything is built (VALUE_TOO_LARGE beyond it).
+     * (len(to) - len(from))}, is checked by {@code verso.replace_fits} (V20) against its share of
+     * {@code verso.max-concat-bytes}, as a chain is, before anything is built (VALUE_TOO_LARGE beyond it).
      */
     private void replacement(SqlBuilder b, Expr.FunctionCall f) {
         Expr source = f.args().get(0);
@@ -435,7 +440,7 @@ public final class ExprCompiler {
         textLength(b, to);
         b.sql(" - ");
         textLength(b, from);
-        b.sql(", 0)) THEN ").sql(Function.REPLACE.sqlName()).sql("(");
+        b.sql(", 0), ").guardedValues().sql(") THEN ").sql(Function.REPLACE.sqlName()).sql("(");
         list(b, f.args());
         b.sql(") END)");
     }

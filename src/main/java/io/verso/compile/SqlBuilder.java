@@ -20,8 +20,12 @@ public final class SqlBuilder {
      */
     static final int MAX_CHARS = 32 << 20;
 
+    /** Stands, among the binds, for the number of guarded values of the statement until {@link #build} knows it. */
+    private static final Object GUARDED_VALUES = new Object();
+
     private final StringBuilder sql = new StringBuilder();
     private final List<Object> binds = new ArrayList<>();
+    private int guardedValues;
 
     /** Appends a fragment of the compiler's own SQL. Never pass user text here. */
     public SqlBuilder sql(String fragment) {
@@ -60,6 +64,17 @@ public final class SqlBuilder {
     }
 
     /**
+     * Appends, as a bind, the number of values of the whole statement that a size guard checks, this one
+     * counted (ExprCompiler): they share one bound, for PostgreSQL holds all of a row's values at once.
+     */
+    public SqlBuilder guardedValues() {
+        guardedValues++;
+        sql.append('?');
+        binds.add(GUARDED_VALUES);
+        return this;
+    }
+
+    /**
      * Appends an integer the compiler itself produced (a group id, a sort ordinal already range-checked).
      * Inlined rather than bound because PostgreSQL treats a bound ORDER BY ordinal as a constant.
      */
@@ -92,8 +107,12 @@ public final class SqlBuilder {
     }
 
     public CompiledSql build() {
+        List<Object> values = new ArrayList<>(binds);
+        if (guardedValues > 0) {
+            values.replaceAll(v -> v == GUARDED_VALUES ? (Object) guardedValues : v);
+        }
         // Not List.copyOf: a bind may be NULL.
-        return new CompiledSql(sql.toString(), java.util.Collections.unmodifiableList(new ArrayList<>(binds)));
+        return new CompiledSql(sql.toString(), java.util.Collections.unmodifiableList(values));
     }
 
     /**

@@ -17,8 +17,9 @@ import org.springframework.util.unit.DataSize;
  *                         before it spills to temporary files
  * @param tempFileLimit    PostgreSQL's temp_file_limit for a request's transaction: most temporary file
  *                         space one backend may use (a sort of a cartesian join); 0 leaves the server's
- * @param maxConcatBytes   most bytes one {@code ||} chain may build, its result and intermediate results
- *                         together (PostgreSQL keeps every intermediate value of a row until the row is done)
+ * @param maxConcatBytes   most bytes a statement's guarded values ({@code ||} chains, concat, replace, lpad,
+ *                         rpad) may build together in a row, results and intermediate results (PostgreSQL keeps
+ *                         every value of a row until the row is done); each gets an equal share
  */
 @ConfigurationProperties("verso")
 public record VersoProperties(@DefaultValue("30s") Duration statementTimeout,

@@ -71,6 +71,14 @@ public final class PgErrors {
     }
 
     /**
+     * The statement was cancelled by its statement timeout (SQLSTATE 57014; a cancel by request shares the
+     * state and is reported the same way by {@link #translate}).
+     */
+    static boolean timedOut(DataAccessException e) {
+        return e.getMostSpecificCause() instanceof SQLException sql && "57014".equals(sql.getSQLState());
+    }
+
+    /**
      * The pool gave no connection in time while the database was reachable: Hikari's timeout carries the
      * last connection failure as its cause when there was one (the database is away), none when every
      * connection was simply busy.

@@ -8,13 +8,15 @@ import org.slf4j.LoggerFactory;
 /**
  * What one request's transaction may use in PostgreSQL, set where the transaction begins as
  * {@code set_config(name, value, true)} (SET LOCAL: gone at commit or rollback), in the first statement of
- * every transaction the engine runs for a caller (a read's state query, a writer's begin_commit, the
- * one-round-trip read's batch), so no user statement runs without them: the statement timeout,
+ * every transaction the engine runs for a caller (a read's state query, the statement sent with a writer's
+ * begin_commit, the one-round-trip read's batch), so no user statement runs without them: the statement timeout
+ * (which also bounds a writer's waits for other writers, in begin_commit and before it commits),
  * {@code work_mem} (memory of one sort or hash before it spills), {@code temp_file_limit} (the spill
  * space: a sort of a cartesian join ends with RESOURCE_LIMIT instead of filling the disk) and
- * {@code verso.max_concat_bytes}, read by {@code verso.concat_fits} (V16) to bound what a {@code ||}
- * chain may build. temp_file_limit is a superuser setting: for another role it is set only when granted
- * ({@code GRANT SET ON PARAMETER temp_file_limit}, PostgreSQL 15+), else left to the server's and logged.
+ * {@code verso.max_concat_bytes}, read by the size guards ({@code verso.concat_fits} and its kin, V20) to
+ * bound what a statement's {@code ||} chains, replace and padding calls may build together in a row.
+ * temp_file_limit is a superuser setting: for another role it is set only when granted ({@code GRANT SET
+ * ON PARAMETER temp_file_limit}, PostgreSQL 15+), else left to the server's and logged.
  */
 final class ResourceLimits {
 
@@ -35,22 +37,17 @@ final class ResourceLimits {
     }
 
     /**
-     * The statement timeout as PostgreSQL takes it. A writer's is set by {@code verso.begin_commit} (V18), which
-     * takes it as its first argument: the write path sets it there only ({@link #besideTimeout}).
+     * The statement timeout as PostgreSQL takes it, for {@code verso.begin_commit} (V18), which takes it as its
+     * first argument. A writer sets it before that call all the same ({@link #settings}, in the statement
+     * before it): set by begin_commit's own statement, it would bound the statements after but not that one.
      */
     String timeout() {
         return timeout;
     }
 
-    /** A read's settings as select-list items: {@code set_config(...), ...}, the statement timeout first. */
+    /** The settings as select-list items: {@code set_config(...), ...}, the statement timeout first. */
     SqlBuilder settings(SqlBuilder b, SqlRunner sql) {
-        b.sql("set_config('statement_timeout', ").bind(timeout).sql(", true), ");
-        return besideTimeout(b, sql);
-    }
-
-    /** The settings but the statement timeout, as select-list items: for a writer, whose begin_commit sets it. */
-    SqlBuilder besideTimeout(SqlBuilder b, SqlRunner sql) {
-        b.sql("set_config('work_mem', ").bind(workMem)
+        b.sql("set_config('statement_timeout', ").bind(timeout).sql(", true), set_config('work_mem', ").bind(workMem)
                 .sql(", true), set_config('verso.max_concat_bytes', ").bind(concatBytes).sql(", true)");
         if (tempFileLimit != null && tempFileSettable(sql)) {
             b.sql(", set_config('temp_file_limit', ").bind(tempFileLimit).sql(", true)");

@@ -67,6 +67,30 @@ public class SqlRunner {
         });
     }
 
+    /**
+     * {@code settings}, then {@code query}, in one round trip (pgjdbc sends a multi-statement text as one
+     * batch with a single Sync), the rows of {@code query} read. What {@code settings} sets for the
+     * transaction ({@code set_config(..., true)}) holds for {@code query} from its start: PostgreSQL arms a
+     * statement's statement_timeout when the statement starts, so a timeout set by the statement itself
+     * would not bound it.
+     */
+    public <T> T queryAfter(CompiledSql settings, CompiledSql query, RowMapper<T> reader) {
+        return execute((Connection connection) -> {
+            List<Object> binds = new ArrayList<>(settings.binds());
+            binds.addAll(query.binds());
+            try (PreparedStatement ps = connection.prepareStatement(settings.sql() + "; " + query.sql())) {
+                bind(connection, ps, binds);
+                ps.execute();
+                if (!ps.getMoreResults()) {
+                    throw new IllegalStateException("the query after the settings returned no rows");
+                }
+                try (ResultSet rs = ps.getResultSet()) {
+                    return reader.map(rs);
+                }
+            }
+        });
+    }
+
     /** Every row as text, column by column. */
     public List<String[]> texts(CompiledSql sql) {
         return query(sql, rs -> {

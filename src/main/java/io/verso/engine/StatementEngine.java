@@ -273,25 +273,25 @@ public class StatementEngine {
         ExecutionResult run(List<Statement> statements, org.springframework.transaction.TransactionStatus status) {
             long latest;
             if (writes) {
-                // One round trip (verso.begin_commit, db/migration/V18): the timeout; the commit lock, shared
-                // when every table the request writes is named up front (then each of those tables' locks, so
-                // writers of different tables work at once), else exclusive; the sequence, drawn under a short
-                // lock and held until this transaction ends; the commit's time from the database clock, never
-                // behind an earlier commit's; the latest commit made before this one, which bounds AS OF (the
-                // sequence has gaps where requests failed); the catalog version, which no other writer can
-                // change while this one holds the commit lock; whether any derived table exists. Then the
-                // request's other resource limits (ResourceLimits), transaction-local like the timeout, which
-                // begin_commit alone sets on this path.
+                // One round trip: the request's resource limits (ResourceLimits), transaction-local, in a statement
+                // of their own so that the statement timeout bounds begin_commit's waits for other writers; then
+                // verso.begin_commit (db/migration/V18): the commit lock, shared when every table the request
+                // writes is named up front (then each of those tables' locks, so writers of different tables
+                // work at once), else exclusive; the sequence, drawn under a short lock and held until this
+                // transaction ends; the commit's time from the database clock, never behind an earlier commit's;
+                // the latest commit made before this one, which bounds AS OF (the sequence has gaps where
+                // requests failed); the catalog version, which no other writer can change while this one holds
+                // the commit lock; whether any derived table exists.
                 List<String> named = namedTables(statements);
-                SqlBuilder begin = new SqlBuilder().sql("SELECT b.*, ");
-                limits.besideTimeout(begin, sql).sql(" FROM verso.begin_commit(").bind(limits.timeout())
+                CompiledSql begin = new SqlBuilder().sql("SELECT b.* FROM verso.begin_commit(").bind(limits.timeout())
                         .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0]
-                                : named.toArray())).sql(", ").bind(named == null).sql(") AS b");
-                Object[] drawn = sql.query(begin.build(), rs -> {
+                                : named.toArray())).sql(", ").bind(named == null).sql(") AS b").build();
+                Object[] drawn = waitingForWriters(() -> sql.queryAfter(
+                        limits.settings(new SqlBuilder().sql("SELECT "), sql).build(), begin, rs -> {
                             rs.next();
                             return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
                                 rs.getLong(3), rs.getLong(4), rs.getBoolean(5)};
-                        });
+                        }));
                 commit = (Long) drawn[0];
                 commitTime = ((java.time.OffsetDateTime) drawn[1]).toInstant();
                 latest = (Long) drawn[2];
@@ -346,9 +346,10 @@ public class StatementEngine {
                 // One round trip: the commit record and its tables; the notification, inside the transaction, so
                 // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
                 // every writer of a lower sequence to end, so commits become visible in sequence order.
-                sql.query(new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
-                        .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
-                        .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
+                waitingForWriters(() -> sql.query(new SqlBuilder()
+                        .sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, principal) VALUES (")
+                        .bind(commit).sql(", CAST(").bind(commitTime.toString()).sql(" AS timestamptz), ").bind(rows)
+                        .sql(", CAST(").bind(actor).sql(" AS text))), ")
                         .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
                         .bind(commit).sql(", n, r FROM unnest(").bind(new CompiledSql.ArrayBind("text",
                                 tablesTouched.stream().map(CommitRecord.TableTouched::tableName).toArray()))
@@ -356,7 +357,7 @@ public class StatementEngine {
                                 tablesTouched.stream().map(CommitRecord.TableTouched::rowCount).toArray()))
                         .sql(") AS x (n, r)) SELECT pg_notify(").bind(COMMIT_CHANNEL).sql(", ")
                         .bind(Long.toString(commit)).sql("), verso.await_earlier_commits(").bind(commit).sql(")")
-                        .build(), rs -> null);
+                        .build(), rs -> null));
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
@@ -1043,6 +1044,26 @@ public class StatementEngine {
             catalogChanged();
             touch(found.get().name(), 0);
             return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
+        }
+    }
+
+    /**
+     * A writer's step that waits for other writers (begin_commit's commit and table locks, the end of every
+     * writer of a lower sequence before it commits), bounded by the statement timeout like any statement:
+     * cancelled by it, the request is told what it waited for rather than that it ran too long. Its
+     * transaction is rolled back on the way out.
+     */
+    private static <T> T waitingForWriters(java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (DataAccessException e) {
+            if (PgErrors.timedOut(e)) {
+                throw VersoException.user(ErrorCode.STATEMENT_TIMEOUT, "the write waited longer than the statement "
+                        + "timeout (verso.statement-timeout) for other writers to finish (a writer of the same table, "
+                        + "a request that writes alone such as DDL or UPDATE ... WHERE, or an earlier commit); "
+                        + "nothing was written: retry it");
+            }
+            throw e;
         }
     }
 

@@ -101,7 +101,10 @@ public enum ErrorCode {
     TOO_MANY_RELATIONS(400),
     /** A read has more expression nodes than the limit. */
     STATEMENT_TOO_LARGE(400),
-    /** A statement ran longer than verso.statement-timeout (the request's, not the server's, doing). */
+    /**
+     * A statement ran longer than verso.statement-timeout, or a write waited longer than it for other writers
+     * (the detail says which); nothing was written, and a write may be retried.
+     */
     STATEMENT_TIMEOUT(400),
     /**
      * A statement needed more than a request's share of PostgreSQL: temporary file space over

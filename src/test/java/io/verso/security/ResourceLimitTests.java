@@ -12,17 +12,14 @@ import tools.jackson.databind.JsonNode;
  * Values a statement computes are bounded: PostgreSQL keeps every intermediate result of a row's
  * expression until the row is done and checks no timeout inside one, so {@code s || s || …} over 1 MiB
  * values once grew a backend past 20 GB. A {@code ||} chain over verso.max-concat-bytes (128 MB, counting
- * intermediate results) is refused with VALUE_TOO_LARGE before any of it is built; ordinary chains keep
- * PostgreSQL's types and NULL handling.
+ * intermediate results) is refused with VALUE_TOO_LARGE before any of it is built, and the guarded values of
+ * one statement share that bound; ordinary chains keep PostgreSQL's types and NULL handling.
  */
 class ResourceLimitTests extends IntegrationTest {
 
     @Test
     void aValueBlowingConcatenationIsRefusedAtOnceAndWritesNothing() {
-        String blobs = table("blobs");
-        String mib = "x".repeat(1 << 20);
-        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
-                + " VALUES (1, ?)", mib);
+        String blobs = blobs("blobs", "x".repeat(1 << 20));
         // The 1,100 terms nest deeper than the statement may (a 400 either way); 300 would build 45 GB.
         long started = System.nanoTime();
         var deep = sql.post("SELECT length(upper(" + String.join(" || ", Collections.nCopies(1100, "s")) + ")) FROM "
@@ -43,6 +40,27 @@ class ResourceLimitTests extends IntegrationTest {
     }
 
     @Test
+    void theGuardedValuesOfAStatementShareOneBound() {
+        String blobs = blobs("sblobs", "x".repeat(1 << 20));
+        // 8 terms of 1 MiB build 35 MiB with their intermediate results: alone well under 128 MB.
+        String chain = "length(" + String.join(" || ", Collections.nCopies(8, "s")) + ")";
+        assertThat(sql.rows("SELECT " + chain + " FROM " + blobs))
+                .isEqualTo(List.of(List.of(Integer.toString(8 << 20))));
+        // Sixteen of them side by side would hold 560 MiB in one row: each gets a sixteenth of the bound.
+        long started = System.nanoTime();
+        JsonNode problem = sql.fails(400, "VALUE_TOO_LARGE", "SELECT "
+                + String.join(", ", Collections.nCopies(16, chain)) + " FROM " + blobs + " WHERE k = 1");
+        assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(5_000);
+        assertThat(problem.path("detail").asString()).contains("shared by the statement's 16 guarded values",
+                "verso.max-concat-bytes");
+        // Padding and replace() take their shares too, in a write as in a read; nothing is written.
+        long before = sql.latestCommit();
+        sql.fails(400, "VALUE_TOO_LARGE", "UPDATE " + blobs + " SET s = lpad(s, 20000000) || replace(s, 'x', 'yy') || "
+                + String.join(" || ", Collections.nCopies(6, "rpad(s, 20000000)")) + " WHERE k = 1");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+    }
+
+    @Test
     void chainsNestedInEachOthersTermsCannotBlowUpTheCompiledText() {
         // The guard writes a chain's terms twice: 30 levels would compile to 2^30 copies and end the JVM.
         String nested = "'x'";
@@ -59,9 +77,7 @@ class ResourceLimitTests extends IntegrationTest {
 
     @Test
     void concatCallsAreBoundedLikeChains() {
-        String blobs = table("cblobs");
-        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
-                + " VALUES (1, ?)", "x".repeat(1 << 20));
+        String blobs = blobs("cblobs", "x".repeat(1 << 20));
         // concat of 100 arguments, each a concat of 100 MiB: 10 GB held at once were it built.
         String inner = "concat(" + String.join(", ", Collections.nCopies(100, "s")) + ")";
         long before = System.nanoTime();
@@ -84,9 +100,7 @@ class ResourceLimitTests extends IntegrationTest {
 
     @Test
     void replaceIsBoundedByWhatItCouldBuild() {
-        String blobs = table("rblobs");
-        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
-                + " VALUES (1, ?)", "a".repeat(1 << 20));
+        String blobs = blobs("rblobs", "a".repeat(1 << 20));
         // Each of a million 'a's becoming 1,000 bytes: a gigabyte for one row, refused before it is built.
         sql.fails(400, "VALUE_TOO_LARGE", "SELECT length(replace(s, 'a', ?)) FROM " + blobs + " WHERE k = 1",
                 "b".repeat(1000));
@@ -108,5 +122,13 @@ class ResourceLimitTests extends IntegrationTest {
                 + " VALUES (1, 'Ada', 'Lovelace'), (2, 'Alan', NULL)");
         assertThat(sql.rows("SELECT id || ': ' || first || ' ' || last FROM " + t + " WHERE first || ' ' || last "
                 + "LIKE 'Ada%' ORDER BY id")).isEqualTo(List.of(List.of("1: Ada Lovelace")));
+    }
+
+    /** A new table of key k and text s holding one row (1, value). */
+    private String blobs(String prefix, String value) {
+        String blobs = table(prefix);
+        sql.write("CREATE TABLE " + blobs + " (k INT PRIMARY KEY, s TEXT) VERSIONED; UPSERT INTO " + blobs
+                + " VALUES (1, ?)", value);
+        return blobs;
     }
 }
