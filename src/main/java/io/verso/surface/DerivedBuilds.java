@@ -1,5 +1,7 @@
 package io.verso.surface;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.verso.derive.BuildProgress;
 import io.verso.engine.ExecutionResult;
 import io.verso.error.ErrorCode;
@@ -63,7 +65,7 @@ public class DerivedBuilds {
     private final DerivedBuildProperties properties;
 
     DerivedBuilds(Statements statements, JdbcTemplate jdbc, PlatformTransactionManager transactions,
-                  DerivedBuildProperties properties) {
+                  DerivedBuildProperties properties, MeterRegistry meters) {
         this.statements = statements;
         this.jdbc = jdbc;
         this.properties = properties;
@@ -76,6 +78,10 @@ public class DerivedBuilds {
                     thread.setDaemon(true);
                     return thread;
                 });
+        Gauge.builder("verso.derived.builds", running, Set::size)
+                .description("Derived table builds asked for over REST running on this instance").register(meters);
+        Gauge.builder("verso.derived.builds.queued", executor, e -> e.getQueue().size())
+                .description("Derived table builds asked for over REST waiting for a thread").register(meters);
     }
 
     /** A build as its request is answered: {@code finished} (created: a failure is thrown instead), or running. */

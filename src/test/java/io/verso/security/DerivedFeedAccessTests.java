@@ -143,15 +143,20 @@ class DerivedFeedAccessTests extends IntegrationTest {
         }
     }
 
+    /** A ledger of entries per account, and accounts with their region: account 'a' in the north. */
+    private void ledgerAndAccounts(String ledger, String accounts) {
+        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, account TEXT, amount INT) VERSIONED; "
+                + "CREATE TABLE " + accounts + " (account TEXT PRIMARY KEY, region TEXT) VERSIONED");
+        sql.write("UPSERT INTO " + accounts + " VALUES ('a', 'north')");
+    }
+
     @Test
     void aWriterOfASourceNeedsNoPrivilegeOnTheDerivedTablesThatReadIt() throws Exception {
         String ledger = table("upkeep_ledger");
         String accounts = table("upkeep_accounts");
         String totals = table("upkeep_totals");
         String clerk = table("upkeep_clerk");
-        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, account TEXT, amount INT) VERSIONED; "
-                + "CREATE TABLE " + accounts + " (account TEXT PRIMARY KEY, region TEXT) VERSIONED");
-        sql.write("UPSERT INTO " + accounts + " VALUES ('a', 'north')");
+        ledgerAndAccounts(ledger, accounts);
         sql.write("CREATE DERIVED TABLE " + totals + " PRIMARY KEY (region) AS SELECT a.region, sum(l.amount) AS total "
                 + "FROM " + ledger + " l JOIN " + accounts + " a ON a.account = l.account GROUP BY a.region");
         sql.run("CREATE ROLE " + clerk + "; GRANT WRITE ON TABLE " + ledger + " TO " + clerk);
@@ -178,9 +183,8 @@ class DerivedFeedAccessTests extends IntegrationTest {
         String accounts = table("priv_accounts");
         String sourceAdmin = table("priv_source_admin");
         String creator = table("priv_creator");
-        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, account TEXT, amount INT) VERSIONED; "
-                + "CREATE TABLE " + accounts + " (account TEXT PRIMARY KEY, region TEXT) VERSIONED");
-        sql.write("UPSERT INTO " + ledger + " VALUES (1, 'a', 5); UPSERT INTO " + accounts + " VALUES ('a', 'north')");
+        ledgerAndAccounts(ledger, accounts);
+        sql.write("UPSERT INTO " + ledger + " VALUES (1, 'a', 5)");
         sql.run("CREATE ROLE " + sourceAdmin + "; GRANT ALL ON TABLE " + ledger + " TO " + sourceAdmin
                 + "; CREATE ROLE " + creator + "; GRANT ADMIN ON ALL TABLES TO " + creator
                 + "; GRANT SELECT ON TABLE " + ledger + " TO " + creator);
