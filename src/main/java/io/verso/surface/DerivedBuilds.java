@@ -18,6 +18,7 @@ import jakarta.annotation.PreDestroy;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -31,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -102,8 +104,19 @@ public class DerivedBuilds {
         UUID id = UUID.randomUUID();
         record(id, caller, create.name().name());
         Future<DerivedBuild> build;
+        // The build's log lines carry the request's id, as the request's own do.
+        Map<String, String> logContext = MDC.getCopyOfContextMap();
         try {
-            build = executor.submit(() -> run(id, caller, create));
+            build = executor.submit(() -> {
+                if (logContext != null) {
+                    MDC.setContextMap(logContext);
+                }
+                try {
+                    return run(id, caller, create);
+                } finally {
+                    MDC.clear();
+                }
+            });
         } catch (RejectedExecutionException e) {
             jdbc.update("DELETE FROM verso.derived_builds WHERE id = ?", id);
             throw new VersoException.ServerError(ErrorCode.OVERLOADED, "too many derived table builds are running or "
