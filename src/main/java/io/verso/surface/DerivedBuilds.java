@@ -215,8 +215,8 @@ public class DerivedBuilds {
         @Override
         public void planned(String table, int commits) {
             total = commits;
-            beside(() -> jdbc.update("UPDATE verso.derived_builds SET commits_total = ?, updated_at = clock_timestamp() "
-                    + "WHERE id = ?", commits, id));
+            beside(() -> jdbc.update("UPDATE verso.derived_builds SET commits_total = ?, "
+                    + "updated_at = clock_timestamp() WHERE id = ?", commits, id));
         }
 
         @Override
@@ -232,7 +232,8 @@ public class DerivedBuilds {
     }
 
     private void record(UUID id, VersoPrincipal caller, String table) {
-        jdbc.update("DELETE FROM verso.derived_builds WHERE finished_at < clock_timestamp() - CAST(? AS interval)", KEPT);
+        jdbc.update("DELETE FROM verso.derived_builds WHERE finished_at < clock_timestamp() - CAST(? AS interval)",
+                KEPT);
         jdbc.update("INSERT INTO verso.derived_builds (id, principal, table_name, state, started_at, updated_at) "
                 + "VALUES (?, ?, ?, 'RUNNING', clock_timestamp(), clock_timestamp())", id, caller.name(), table);
     }
@@ -260,7 +261,8 @@ public class DerivedBuilds {
                         rs.getString(2), rs.getString(3), rs.getObject(4, Long.class), rs.getLong(5), rs.getLong(6),
                         Commits.text(rs.getObject(7, Long.class)), rs.getString(8) == null ? null
                                 : new BuildError(rs.getString(8), rs.getInt(9), rs.getString(10)),
-                        instant(rs.getObject(11, OffsetDateTime.class)), instant(rs.getObject(12, OffsetDateTime.class)),
+                        instant(rs.getObject(11, OffsetDateTime.class)),
+                        instant(rs.getObject(12, OffsetDateTime.class)),
                         instant(rs.getObject(13, OffsetDateTime.class))), id);
     }
 

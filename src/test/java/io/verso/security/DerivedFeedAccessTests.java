@@ -204,9 +204,12 @@ class DerivedFeedAccessTests extends IntegrationTest {
         assertThat(refusedRest.status()).as(refusedRest.raw()).isEqualTo(403);
         assertThat(refusedRest.detail()).contains("ADMIN on ALL TABLES");
 
-        // The right to create tables, but not to read what the query joins or looks up.
+        // The right to create tables, but not to read what the query joins, looks up or reads through a view.
         String regions = table("priv_regions");
+        String accountView = table("priv_account_view");
+        sql.write("CREATE VIEW " + accountView + " AS SELECT account, region FROM " + accounts);
         for (String query : List.of(
+                "SELECT region, count(*) AS total FROM " + accountView + " GROUP BY region",
                 "SELECT a.region, sum(l.amount) AS total FROM " + ledger + " l JOIN " + accounts
                         + " a ON a.account = l.account GROUP BY a.region",
                 "SELECT account AS region, sum(amount) AS total FROM " + ledger + " WHERE account IN (SELECT account "
@@ -230,7 +233,7 @@ class DerivedFeedAccessTests extends IntegrationTest {
         assertThat(read.raw()).contains("\"a\"", "\"5\"");
         Answer overRest = post("/v1/derived-tables", Map.of("name", table("priv_rest"), "primaryKey",
                 List.of("account"), "query", "SELECT account, count(*) AS n FROM " + ledger + " GROUP BY account"),
-                creatorToken);
+                creatorToken, "Prefer", "wait=60");
         assertThat(overRest.status()).as(overRest.raw()).isEqualTo(201);
     }
 
