@@ -166,8 +166,11 @@ public class Deriver {
                 ? "incremental" : "recompute";
     }
 
-    /** CREATE DERIVED TABLE: defines the table and builds its state at every earlier commit of its sources. */
-    public TableDef create(Statement.CreateDerived create, DeriveContext request) {
+    /**
+     * CREATE DERIVED TABLE: checks the query (its sources looked up, and so authorized, by
+     * {@code request}) and defines the table, empty; {@link #build} then gives it its history.
+     */
+    public DerivedDef create(Statement.CreateDerived create, DeriveContext request) {
         String name = create.name().name();
         if (catalog.find(name).isPresent()) {
             throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + name + "' already exists", create.name().pos());
@@ -219,10 +222,7 @@ public class Deriver {
                 + "created_commit) VALUES (").bind(table.id()).sql(", ").bind(create.text()).sql(", ")
                 .bind(new CompiledSql.ArrayBind("text", sources.toArray(new String[0]))).sql(", ").bind(request.commit()).sql(")").build());
         request.catalogChanged();
-        DerivedDef def = new DerivedDef(table.id(), table.name(), create.text(), List.copyOf(sources),
-                request.commit());
-        build(def, request);
-        return table;
+        return new DerivedDef(table.id(), table.name(), create.text(), List.copyOf(sources), request.commit());
     }
 
     /**
@@ -261,21 +261,26 @@ public class Deriver {
     }
 
     /** Replays every earlier commit of the sources in order, then applies the request's own commit. */
-    private void build(DerivedDef d, DeriveContext request) {
+    public void build(DerivedDef d, DeriveContext request) {
         List<Long> commits = sourceCommits(d, request);
         log.info("Derived table {}: building its history over {} earlier source commit(s)", d.name(), commits.size());
+        BuildProgress progress = BuildProgress.current();
+        progress.planned(d.name(), commits.size());
         int done = 0;
+        long rows = 0;
         for (long commit : commits) {
             // The first commit builds the whole state (the sources may have history before it that is gone).
-            applyAt(d, request, commit, done > 0);
+            rows += applyAt(d, request, commit, done > 0);
             replayed.increment();
-            if (++done % 100 == 0) {
+            progress.applied(d.name(), ++done, rows);
+            if (done % 100 == 0) {
                 log.info("Derived table {}: {} of {} source commits applied (through commit {})", d.name(), done,
                         commits.size(), commit);
             }
         }
         long written = applyAt(d, request, null, !commits.isEmpty());
         request.touch(d.name(), written);
+        progress.applied(d.name(), done, rows + written);
         log.info("Derived table {}: built through commit {}", d.name(), request.commit());
     }
 

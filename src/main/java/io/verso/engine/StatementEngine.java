@@ -564,8 +564,11 @@ public class StatementEngine {
         }
 
         private StatementResult execute(Statement statement) {
+            // CREATE DERIVED TABLE reads its sources into a new table: SELECT on each (subqueries, joins and
+            // views' tables included); creating the table is checked as CREATE TABLE's (createDerived).
             needed = statement instanceof Statement.Select || statement instanceof Statement.Describe
-                    || statement instanceof Statement.ShowCreateTable ? Privilege.SELECT
+                    || statement instanceof Statement.ShowCreateTable || statement instanceof Statement.CreateDerived
+                    ? Privilege.SELECT
                     : statement instanceof Statement.InsertRows || statement instanceof Statement.Update
                     || statement instanceof Statement.Delete ? Privilege.WRITE : Privilege.ADMIN;
             if (statement instanceof Statement.Access a) {
@@ -589,10 +592,7 @@ public class StatementEngine {
                 erased.add(e.table().name());
             }
             if (statement instanceof Statement.CreateDerived c) {
-                TableDef table = deriver.create(c, this);
-                derived = null;
-                derivedCreated.add(table.name());
-                return new StatementResult.Changed("CREATE DERIVED TABLE", table.name(), true, null);
+                return createDerived(c);
             }
             if (statement instanceof Statement.ShowDerived) {
                 return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
@@ -982,6 +982,26 @@ public class StatementEngine {
                         create.pos()), this);
             }
             return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
+        }
+
+        /**
+         * A derived table is a new table, so creating one needs what CREATE TABLE needs (ADMIN on ALL TABLES,
+         * which also makes the creator its administrator), and reads its sources, so SELECT on each of them,
+         * checked as its query is bound: without it a caller could copy rows it may not read into a table it
+         * may. Building its history is then the engine's work, as keeping it is.
+         */
+        private StatementResult createDerived(Statement.CreateDerived create) {
+            access.requireGlobalAdmin(principal, "CREATE DERIVED TABLE", create.pos());
+            DerivedDef def = deriver.create(create, this);
+            derived = null;
+            derivedCreated.add(def.name());
+            upkeep = true;
+            try {
+                deriver.build(def, this);
+            } finally {
+                upkeep = false;
+            }
+            return new StatementResult.Changed("CREATE DERIVED TABLE", def.name(), true, null);
         }
 
         private StatementResult createView(Statement.CreateView create) {

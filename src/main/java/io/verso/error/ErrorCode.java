@@ -124,6 +124,8 @@ public enum ErrorCode {
     INVALID_SYSTEM_TIME(400),
     /** A change feed was asked to start before the table's deleted-history horizon. */
     FEED_BEFORE_HORIZON(410),
+    /** A derived table build id that does not exist, or that the caller did not start (never confirmed). */
+    UNKNOWN_BUILD(404),
 
     // Who may do what (spec: Access control), and retries.
     /** No credentials, or credentials that do not prove who the caller is (bad, expired, revoked). */
@@ -146,6 +148,8 @@ public enum ErrorCode {
     WRITE_CONFLICT(409),
     /** Too many requests are running: this one was refused at once rather than queued. */
     OVERLOADED(503),
+    /** The instance running a derived table build stopped before it ended: nothing was created. */
+    BUILD_INTERRUPTED(503),
     INTERNAL_ERROR(500);
 
     private final int status;
@@ -163,13 +167,13 @@ public enum ErrorCode {
 
     public Category category() {
         return switch (this) {
-            case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE -> Category.NOT_FOUND;
+            case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE, UNKNOWN_BUILD -> Category.NOT_FOUND;
             case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT, VIEW_EXISTS, UNIQUE_VIOLATION,
                  DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT,
                  IDEMPOTENT_REQUEST_COMMITTED -> Category.CONFLICT;
             case UNAUTHENTICATED -> Category.UNAUTHENTICATED;
             case FORBIDDEN -> Category.FORBIDDEN;
-            case DATABASE_UNAVAILABLE, OVERLOADED, RATE_LIMITED -> Category.UNAVAILABLE;
+            case DATABASE_UNAVAILABLE, OVERLOADED, RATE_LIMITED, BUILD_INTERRUPTED -> Category.UNAVAILABLE;
             case INTERNAL_ERROR -> Category.INTERNAL;
             default -> Category.BAD_INPUT;
         };

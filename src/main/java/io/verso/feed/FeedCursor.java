@@ -4,7 +4,11 @@ import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import java.util.regex.Pattern;
 
-/** Where a feed resumes: after a commit, from {@code after} or else an SSE {@code Last-Event-ID}. */
+/**
+ * Where a feed resumes: after a commit, from an SSE {@code Last-Event-ID} or else {@code after}.
+ * The event id wins: an EventSource reconnects to the URL it was opened with, {@code ?after=}
+ * included, and adds the id of the last event it received, after which the stream must go on.
+ */
 public final class FeedCursor {
 
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,18}");
@@ -13,11 +17,11 @@ public final class FeedCursor {
     }
 
     public static long after(String after, String lastEventId) {
-        if (after != null && !after.isEmpty()) {
-            return parse(after, "after");
-        }
         if (lastEventId != null && !lastEventId.isEmpty()) {
             return parse(lastEventId, "Last-Event-ID");
+        }
+        if (after != null && !after.isEmpty()) {
+            return parse(after, "after");
         }
         return 0;
     }

@@ -103,7 +103,8 @@ class AdmissionFilter extends OncePerRequestFilter {
             return Kind.LARGE;
         }
         String path = request.getRequestURI();
-        if (path.equals("/v1/sql") || path.equals("/graphql")
+        // Creating a derived table waits for (the start of) its build over the sources' history.
+        if (path.equals("/v1/sql") || path.equals("/graphql") || path.equals("/v1/derived-tables")
                 || "GET".equals(method) && HEAVY_GET.matcher(path).matches()) {
             return Kind.HEAVY;
         }

@@ -43,6 +43,19 @@ public final class Resources {
     public record TableDropped(String commit, String table) {
     }
 
+    /**
+     * A derived table's creation over REST: its build's state ({@code RUNNING}, {@code SUCCEEDED},
+     * {@code FAILED}), progress over the sources' earlier commits, and outcome.
+     */
+    public record DerivedBuild(String id, String table, String state, Long commitsTotal, long commitsApplied,
+                               long rowsWritten, String commit, BuildError error, String startedAt,
+                               String updatedAt, String finishedAt) {
+    }
+
+    /** Why a build failed: the problem its request would have got had it waited. */
+    public record BuildError(String code, int status, String detail) {
+    }
+
     public record KeyOutcome(int index, Map<String, Object> key, String outcome) {
     }
 

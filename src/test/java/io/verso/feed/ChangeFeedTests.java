@@ -141,6 +141,34 @@ class ChangeFeedTests extends IntegrationTest {
         assertThat(seen).isEqualTo(all).hasSize(7);
     }
 
+    /**
+     * A browser's EventSource reconnects to the URL it was opened with, {@code ?after=} included,
+     * adding the id of the last event it received: the stream resumes after that id, not from
+     * {@code after} again.
+     */
+    @Test
+    void aStreamReopenedWithItsUrlAndLastEventIdResumesAfterTheLastEvent() throws Exception {
+        String t = table("reopened");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v INT) VERSIONED");
+        long first = sql.write("UPSERT INTO " + t + " VALUES (1, 1)");
+        long second = sql.write("UPSERT INTO " + t + " VALUES (1, 2)");
+        long third = sql.write("UPSERT INTO " + t + " VALUES (2, 3)");
+        try (SseClient stream = new SseClient(port, t, "?after=0", Long.toString(second))) {
+            assertThat(stream.status).isEqualTo(200);
+            SseClient.Event event = stream.next(Duration.ofSeconds(10));
+            assertThat(event.id()).as("first event after Last-Event-ID " + second + ", not after=0 (" + first + ")")
+                    .isEqualTo(Long.toString(third));
+        }
+        // A JSON page asked with both: the same cursor.
+        HttpResponse<String> both = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                        + "/v1/tables/" + t + "/changes?after=0"))
+                .header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
+                .header("Last-Event-ID", Long.toString(second)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(both.statusCode()).as(both.body()).isEqualTo(200);
+        JsonNode page = SqlClient.JSON.readTree(both.body());
+        assertThat(page.get("changes").findValuesAsString("commit")).containsExactly(Long.toString(third));
+    }
+
     private static void collect(SseClient.Event event, List<String> seen) {
         JsonNode data = SqlClient.JSON.readTree(event.data());
         assertThat(data.get("commit").asString()).isEqualTo(event.id());

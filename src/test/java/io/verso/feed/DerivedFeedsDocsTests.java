@@ -34,7 +34,10 @@ class DerivedFeedsDocsTests extends IntegrationTest {
     private static final Pattern URL = Pattern.compile("'localhost:8080(/[^']*)'");
     private static final Pattern HEADER = Pattern.compile("-H '([^:']+): ([^']*)'");
     private static final Pattern FIRST_ID = Pattern.compile("# id:(\\d+)");
-    private static final List<String> NAMES = List.of("account_totals", "ledger", "accounts", "region_totals");
+    private static final Pattern DATA = Pattern.compile("-d '([^']*)'");
+    private static final Pattern SHOWN_COMMITS = Pattern.compile("\"commitsTotal\":(\\d+)");
+    private static final List<String> NAMES = List.of("account_totals", "ledger", "accounts", "region_totals",
+            "largest_entries");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
@@ -44,6 +47,7 @@ class DerivedFeedsDocsTests extends IntegrationTest {
         long base = sql.latestCommit();
         Matcher m = BLOCK.matcher(page);
         List<String> firstIds = new ArrayList<>();
+        String build = null;
         int blocks = 0;
         while (m.find()) {
             blocks++;
@@ -72,6 +76,27 @@ class DerivedFeedsDocsTests extends IntegrationTest {
             while (header.find()) {
                 request.header(header.group(1), header.group(2));
                 stream |= header.group(2).equals("text/event-stream");
+            }
+            Matcher data = DATA.matcher(text);
+            if (data.find()) {
+                // Creating a derived table with Prefer: respond-async: accepted, its build to follow.
+                HttpResponse<String> response = HTTP.send(request.POST(HttpRequest.BodyPublishers.ofString(
+                        data.group(1))).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(text + "\n=> " + response.body()).isEqualTo(202);
+                build = response.headers().firstValue("Location").orElseThrow();
+                continue;
+            }
+            if (url.group(1).startsWith("/v1/derived-builds/")) {
+                JsonNode done = followBuild(build);
+                assertThat(done.get("state").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
+                Matcher shownCommits = SHOWN_COMMITS.matcher(text);
+                assertThat(shownCommits.find()).as(text).isTrue();
+                assertThat(done.get("commitsTotal").asLong()).as(done.toString())
+                        .isEqualTo(Long.parseLong(shownCommits.group(1)));
+                assertThat(done.get("commitsApplied").asLong()).isEqualTo(done.get("commitsTotal").asLong());
+                assertThat(text).contains("\"rowsWritten\":" + done.get("rowsWritten").asLong() + ",");
+                assertThat(done.get("commit").asString()).isEqualTo(Long.toString(base + 10));
+                continue;
             }
             if (!stream) {
                 HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
@@ -132,7 +157,26 @@ class DerivedFeedsDocsTests extends IntegrationTest {
                 modes.add(row.get(0).asString().replace(suffix, "") + " " + row.get(5).asString());
             }
         });
-        assertThat(modes).containsExactlyInAnyOrder("account_totals incremental", "region_totals incremental");
+        assertThat(modes).containsExactlyInAnyOrder("account_totals incremental", "region_totals incremental",
+                "largest_entries incremental");
+        assertThat(sql.rows("SELECT account, largest FROM largest_entries" + suffix + " ORDER BY account"))
+                .containsExactly(List.of("alice", "120.00"), List.of("bob", "40.00"), List.of("carol", "10.00"));
+    }
+
+    /** The build resource at {@code location}, once it has ended. */
+    private JsonNode followBuild(String location) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                    + location)).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY)
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            JsonNode build = SqlClient.JSON.readTree(response.body());
+            if (!build.get("state").asString().equals("RUNNING")) {
+                return build;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the build at " + location + " did not end");
     }
 
     private static String offset(String text, String prefix, long base) {

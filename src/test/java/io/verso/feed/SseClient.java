@@ -27,8 +27,13 @@ final class SseClient implements AutoCloseable {
     private final Thread reader;
 
     SseClient(int port, String table, String lastEventId) throws Exception {
+        this(port, table, "", lastEventId);
+    }
+
+    /** {@code query}: the URL's query string ({@code ?after=0}), or empty. */
+    SseClient(int port, String table, String query, String lastEventId) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/tables/"
-                + table + "/changes")).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).header("Accept", "text/event-stream");
+                + table + "/changes" + query)).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).header("Accept", "text/event-stream");
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }

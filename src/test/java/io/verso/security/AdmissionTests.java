@@ -44,6 +44,9 @@ class AdmissionTests {
                 .isEqualTo(AdmissionFilter.Kind.HEAVY);
         assertThat(AdmissionFilter.classify(request("POST", "/v1/sql", 100), large)).isEqualTo(AdmissionFilter.Kind.HEAVY);
         assertThat(AdmissionFilter.classify(request("POST", "/graphql", 100), large)).isEqualTo(AdmissionFilter.Kind.HEAVY);
+        // It waits for the build of a derived table over its sources' history.
+        assertThat(AdmissionFilter.classify(request("POST", "/v1/derived-tables", 100), large))
+                .isEqualTo(AdmissionFilter.Kind.HEAVY);
         assertThat(AdmissionFilter.classify(request("POST", "/v1/tables/t/rows", 2 << 20), large))
                 .isEqualTo(AdmissionFilter.Kind.LARGE);
     }

@@ -52,6 +52,16 @@ class DerivedFeedAccessTests extends IntegrationTest {
                 response.body());
     }
 
+    private Answer post(String path, Object body, String token, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(SqlClient.JSON.writeValueAsString(body)));
+        for (int i = 0; i < headers.length; i += 2) {
+            request.header(headers[i], headers[i + 1]);
+        }
+        return answer(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()));
+    }
+
     private Answer statement(String sql, String token) throws Exception {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
                         + "/v1/sql")).header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
@@ -133,15 +143,20 @@ class DerivedFeedAccessTests extends IntegrationTest {
         }
     }
 
+    /** A ledger of entries per account, and accounts with their region: account 'a' in the north. */
+    private void ledgerAndAccounts(String ledger, String accounts) {
+        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, account TEXT, amount INT) VERSIONED; "
+                + "CREATE TABLE " + accounts + " (account TEXT PRIMARY KEY, region TEXT) VERSIONED");
+        sql.write("UPSERT INTO " + accounts + " VALUES ('a', 'north')");
+    }
+
     @Test
     void aWriterOfASourceNeedsNoPrivilegeOnTheDerivedTablesThatReadIt() throws Exception {
         String ledger = table("upkeep_ledger");
         String accounts = table("upkeep_accounts");
         String totals = table("upkeep_totals");
         String clerk = table("upkeep_clerk");
-        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, account TEXT, amount INT) VERSIONED; "
-                + "CREATE TABLE " + accounts + " (account TEXT PRIMARY KEY, region TEXT) VERSIONED");
-        sql.write("UPSERT INTO " + accounts + " VALUES ('a', 'north')");
+        ledgerAndAccounts(ledger, accounts);
         sql.write("CREATE DERIVED TABLE " + totals + " PRIMARY KEY (region) AS SELECT a.region, sum(l.amount) AS total "
                 + "FROM " + ledger + " l JOIN " + accounts + " a ON a.account = l.account GROUP BY a.region");
         sql.run("CREATE ROLE " + clerk + "; GRANT WRITE ON TABLE " + ledger + " TO " + clerk);
@@ -154,5 +169,104 @@ class DerivedFeedAccessTests extends IntegrationTest {
         assertThat(shown.raw()).doesNotContain(totals);
         sql.run("GRANT SELECT ON TABLE " + totals + " TO " + clerk);
         assertThat(statement("SHOW DERIVED TABLES", TestSecurity.jwt("cleo", clerk)).raw()).contains(totals);
+    }
+
+    /**
+     * CREATE DERIVED TABLE makes a table, as CREATE TABLE does (ADMIN on ALL TABLES, which makes the
+     * creator its administrator), out of rows it reads (SELECT on every source, joins and subqueries
+     * included): ADMIN on a source is not enough, nor is ADMIN on ALL TABLES without SELECT on what
+     * the query reads. The same on /v1/sql and REST.
+     */
+    @Test
+    void creatingADerivedTableNeedsTheRightToCreateTablesAndSelectOnEverySource() throws Exception {
+        String ledger = table("priv_ledger");
+        String accounts = table("priv_accounts");
+        String sourceAdmin = table("priv_source_admin");
+        String creator = table("priv_creator");
+        ledgerAndAccounts(ledger, accounts);
+        sql.write("UPSERT INTO " + ledger + " VALUES (1, 'a', 5)");
+        sql.run("CREATE ROLE " + sourceAdmin + "; GRANT ALL ON TABLE " + ledger + " TO " + sourceAdmin
+                + "; CREATE ROLE " + creator + "; GRANT ADMIN ON ALL TABLES TO " + creator
+                + "; GRANT SELECT ON TABLE " + ledger + " TO " + creator);
+        String sourceAdminToken = TestSecurity.jwt("sam", sourceAdmin);
+        String creatorToken = TestSecurity.jwt("cora", creator);
+        String overLedger = " PRIMARY KEY (account) AS SELECT account, sum(amount) AS total FROM " + ledger
+                + " GROUP BY account";
+
+        // Every privilege on the source, but no right to create tables.
+        Answer refused = statement("CREATE DERIVED TABLE " + table("priv_d") + overLedger, sourceAdminToken);
+        assertThat(refused.status()).as(refused.raw()).isEqualTo(403);
+        assertThat(refused.code()).isEqualTo("FORBIDDEN");
+        assertThat(refused.detail()).contains("ADMIN on ALL TABLES", "CREATE DERIVED TABLE");
+        Answer refusedRest = post("/v1/derived-tables", Map.of("name", table("priv_d"), "primaryKey",
+                List.of("account"), "query", "SELECT account, sum(amount) AS total FROM " + ledger
+                        + " GROUP BY account"), sourceAdminToken);
+        assertThat(refusedRest.status()).as(refusedRest.raw()).isEqualTo(403);
+        assertThat(refusedRest.detail()).contains("ADMIN on ALL TABLES");
+
+        // The right to create tables, but not to read what the query joins, looks up or reads through a view.
+        String regions = table("priv_regions");
+        String accountView = table("priv_account_view");
+        sql.write("CREATE VIEW " + accountView + " AS SELECT account, region FROM " + accounts);
+        for (String query : List.of(
+                "SELECT region, count(*) AS total FROM " + accountView + " GROUP BY region",
+                "SELECT a.region, sum(l.amount) AS total FROM " + ledger + " l JOIN " + accounts
+                        + " a ON a.account = l.account GROUP BY a.region",
+                "SELECT account AS region, sum(amount) AS total FROM " + ledger + " WHERE account IN (SELECT account "
+                        + "FROM " + accounts + ") GROUP BY account")) {
+            Answer unread = statement("CREATE DERIVED TABLE " + regions + " PRIMARY KEY (region) AS " + query,
+                    creatorToken);
+            assertThat(unread.status()).as(unread.raw()).isEqualTo(403);
+            assertThat(unread.code()).isEqualTo("FORBIDDEN");
+            assertThat(unread.detail()).contains("SELECT", accounts);
+        }
+        assertThat(sql.rows("SHOW DERIVED TABLES").stream().map(r -> r.get(0))).doesNotContain(regions);
+
+        // Both: created (its build is the engine's work, which reads the new table the creator may not
+        // read yet), and the creator administers it: it grants itself SELECT and reads it.
+        String totals = table("priv_totals");
+        Answer created = statement("CREATE DERIVED TABLE " + totals + overLedger, creatorToken);
+        assertThat(created.status()).as(created.raw()).isEqualTo(200);
+        assertThat(statement("GRANT SELECT ON TABLE " + totals + " TO " + creator, creatorToken).status())
+                .isEqualTo(200);
+        Answer read = statement("SELECT account, total FROM " + totals, creatorToken);
+        assertThat(read.raw()).contains("\"a\"", "\"5\"");
+        Answer overRest = post("/v1/derived-tables", Map.of("name", table("priv_rest"), "primaryKey",
+                List.of("account"), "query", "SELECT account, count(*) AS n FROM " + ledger + " GROUP BY account"),
+                creatorToken, "Prefer", "wait=60");
+        assertThat(overRest.status()).as(overRest.raw()).isEqualTo(201);
+    }
+
+    /** A build resource tells only the caller who started it, and administrators, anything. */
+    @Test
+    void aDerivedTableBuildIsReadableOnlyByItsCallerAndAdministrators() throws Exception {
+        String ledger = table("own_ledger");
+        String builders = table("own_builders");
+        sql.write("CREATE TABLE " + ledger + " (entry INT PRIMARY KEY, amount INT) VERSIONED");
+        sql.write("UPSERT INTO " + ledger + " VALUES (1, 5)");
+        sql.run("CREATE ROLE " + builders + "; GRANT ADMIN ON ALL TABLES TO " + builders + "; GRANT SELECT ON TABLE "
+                + ledger + " TO " + builders);
+        String owner = TestSecurity.jwt("bea", builders);
+        String colleague = TestSecurity.jwt("ben", builders);
+        Answer accepted = post("/v1/derived-tables", Map.of("name", table("own_d"), "primaryKey", List.of("entry"),
+                "query", "SELECT entry, amount FROM " + ledger), owner, "Prefer", "respond-async");
+        assertThat(accepted.status()).as(accepted.raw()).isEqualTo(202);
+        String build = "/v1/derived-builds/" + SqlClient.JSON.readTree(accepted.raw()).get("id").asString();
+
+        Answer mine = get(build, "application/json", owner);
+        assertThat(mine.status()).as(mine.raw()).isEqualTo(200);
+        // Same roles, another caller: as if the build did not exist.
+        Answer theirs = get(build, "application/json", colleague);
+        Answer none = get("/v1/derived-builds/00000000-0000-0000-0000-000000000000", "application/json", colleague);
+        assertThat(theirs.status()).as(theirs.raw()).isEqualTo(404);
+        assertThat(theirs.code()).isEqualTo("UNKNOWN_BUILD");
+        assertThat(theirs.detail().replace(build.substring(build.lastIndexOf('/') + 1), "x"))
+                .isEqualTo(none.detail().replace("00000000-0000-0000-0000-000000000000", "x"));
+        HttpResponse<String> admin = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + build))
+                .header(TestSecurity.HEADER, TestSecurity.ADMIN_KEY).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(admin.statusCode()).as(admin.body()).isEqualTo(200);
+        HttpResponse<String> anonymous = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                + build)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(401);
     }
 }

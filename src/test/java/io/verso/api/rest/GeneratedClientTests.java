@@ -12,6 +12,8 @@ import io.verso.client.api.TablesApi;
 import io.verso.client.model.ColumnDefinition;
 import io.verso.client.model.Commit;
 import io.verso.client.model.DeleteRequest;
+import io.verso.client.model.DerivedBuild;
+import io.verso.client.model.DerivedTableDefinition;
 import io.verso.client.model.GroupDefinition;
 import io.verso.client.model.KeyHistory;
 import io.verso.client.model.KeyOutcome;
@@ -140,5 +142,25 @@ class GeneratedClientTests extends IntegrationTest {
         tables.dropTable(name);
         assertThatThrownBy(() -> tables.describeTable(name))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+    }
+
+    @Test
+    void createsADerivedTableAndFollowsItsBuild() throws ApiException, InterruptedException {
+        String source = table("client_src");
+        String derived = table("client_derived");
+        sql.write("CREATE TABLE " + source + " (k INT PRIMARY KEY, v INT) VERSIONED");
+        sql.write("UPSERT INTO " + source + " VALUES (1, 5), (2, 6)");
+        DerivedTableDefinition definition = new DerivedTableDefinition().name(derived).primaryKey(List.of("k"))
+                .query("SELECT k, v * 2 AS twice FROM " + source);
+        var accepted = tables.createDerivedTableWithHttpInfo(definition, "respond-async");
+        assertThat(accepted.getStatusCode()).isEqualTo(202);
+        DerivedBuild build = accepted.getData();
+        for (int i = 0; i < 200 && build.getState() == DerivedBuild.StateEnum.RUNNING; i++) {
+            Thread.sleep(50);
+            build = tables.getDerivedBuild(build.getId().toString());
+        }
+        assertThat(build.getState()).isEqualTo(DerivedBuild.StateEnum.SUCCEEDED);
+        assertThat(build.getCommitsApplied()).isEqualTo(build.getCommitsTotal()).isEqualTo(1L);
+        assertThat(build.getCommit()).isNotNull();
     }
 }
