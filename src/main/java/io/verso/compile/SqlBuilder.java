@@ -40,19 +40,21 @@ public final class SqlBuilder {
 
     /** Appends an identifier, validated and double-quoted. */
     public SqlBuilder ident(String name) {
-        sql.append(quote(name));
+        quoted(name);
         return this;
     }
 
     /** Appends a physical table of user data: {@code "verso_data"."t7_cur"}. */
     public SqlBuilder table(String table) {
-        sql.append(quote(io.verso.catalog.TableDef.DATA_SCHEMA)).append('.').append(quote(table));
+        quoted(io.verso.catalog.TableDef.DATA_SCHEMA).append('.');
+        quoted(table);
         return this;
     }
 
     /** Appends {@code "qualifier"."name"}. */
     public SqlBuilder qualified(String qualifier, String name) {
-        sql.append(quote(qualifier)).append('.').append(quote(name));
+        quoted(qualifier).append('.');
+        quoted(name);
         return this;
     }
 
@@ -120,9 +122,24 @@ public final class SqlBuilder {
      * cannot be a name at all, and doubles embedded quotes so the name can never end the quoting.
      */
     public static String quote(String name) {
+        return quote(new StringBuilder(name == null ? 2 : name.length() + 2), name).toString();
+    }
+
+    /** {@link #quote} straight into this statement's text: a read's compile names every column it reads. */
+    private StringBuilder quoted(String name) {
+        return quote(sql, name);
+    }
+
+    private static StringBuilder quote(StringBuilder out, String name) {
         if (name == null || name.isEmpty() || name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("not an identifier: " + name);
         }
-        return '"' + name.replace("\"", "\"\"") + '"';
+        out.append('"');
+        if (name.indexOf('"') < 0) {
+            out.append(name);
+        } else {
+            out.append(name.replace("\"", "\"\""));
+        }
+        return out.append('"');
     }
 }

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +22,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * as {@code requestId} (so every log line of the request carries it, in text and JSON logs alike)
  * and added to every problem response. Runs before every other filter, so even a 413 from the
  * size filter carries it.
+ * <p>
+ * A fresh id is a random (version 4) UUID drawn from {@link ThreadLocalRandom}, not
+ * {@link UUID#randomUUID()}: that one draws from one SecureRandom shared by every request thread, a
+ * lock each request queued on, and an id that correlates log lines needs no unpredictability.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -43,7 +48,7 @@ public class RequestIdFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String incoming = request.getHeader(HEADER);
-        String id = incoming != null && ACCEPTED.matcher(incoming).matches() ? incoming : UUID.randomUUID().toString();
+        String id = incoming != null && ACCEPTED.matcher(incoming).matches() ? incoming : freshId();
         response.setHeader(HEADER, id);
         MDC.put(MDC_KEY, id);
         long started = System.nanoTime();
@@ -56,5 +61,13 @@ public class RequestIdFilter extends OncePerRequestFilter {
             }
             MDC.remove(MDC_KEY);
         }
+    }
+
+    /** A random version 4 UUID (RFC 9562), as {@link UUID#randomUUID()} gives, without its shared lock. */
+    static String freshId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = random.nextLong() & ~0xF000L | 0x4000L; // version 4
+        long low = random.nextLong() & ~(0xC000L << 48) | 0x8000L << 48; // variant 10
+        return new UUID(high, low).toString();
     }
 }
