@@ -1,7 +1,6 @@
 package io.verso.bench;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -26,9 +25,12 @@ final class VersoClient {
     private final String base;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
+    /** The read scenarios' GETs: as lean a client as the baselines' JDBC drivers (see KeepAliveGet). */
+    private final KeepAliveGet reads;
 
     VersoClient(String base) {
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.reads = new KeepAliveGet(this.base, apiKey());
     }
 
     String base() {
@@ -41,9 +43,13 @@ final class VersoClient {
      */
     static HttpRequest.Builder request(URI uri) {
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri);
-        String key = System.getenv("VERSO_API_KEY") != null ? System.getenv("VERSO_API_KEY")
-                : System.getProperty("verso.security.admin-api-key");
+        String key = apiKey();
         return key == null || key.isEmpty() ? builder : builder.header("X-API-Key", key);
+    }
+
+    private static String apiKey() {
+        return System.getenv("VERSO_API_KEY") != null ? System.getenv("VERSO_API_KEY")
+                : System.getProperty("verso.security.admin-api-key");
     }
 
     void create(String table) throws IOException, InterruptedException {
@@ -207,20 +213,12 @@ final class VersoClient {
     }
 
     /** GET, the body drained and counted; a 404 (a key not yet written at that commit) counts as a read. */
-    private long get(String path, boolean notFoundIsAnswer) throws IOException, InterruptedException {
-        HttpResponse<InputStream> r = http.send(request(URI.create(base + path))
-                .timeout(Duration.ofMinutes(5)).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
-        long n = 0;
-        byte[] buffer = new byte[65536];
-        try (InputStream in = r.body()) {
-            for (int k = in.read(buffer); k >= 0; k = in.read(buffer)) {
-                n += k;
-            }
+    private long get(String path, boolean notFoundIsAnswer) throws IOException {
+        KeepAliveGet.Answer answer = reads.get(path);
+        if (answer.status() != 200 && !(notFoundIsAnswer && answer.status() == 404)) {
+            throw new IOException("GET " + path + ": " + answer.status());
         }
-        if (r.statusCode() != 200 && !(notFoundIsAnswer && r.statusCode() == 404)) {
-            throw new IOException("GET " + path + ": " + r.statusCode());
-        }
-        return n;
+        return answer.bytes();
     }
 
     /** The first {@code "commit":"n"} of a response. */
