@@ -778,19 +778,24 @@ public class StatementEngine {
                         : "ATTRIBUTE GROUP") + " needs a keyed table; " + table.name()
                         + " is an APPEND table: use INSERT", statement.pos());
             }
-            List<RowInput> rows = statement.query() == null ? WriteAnalyzer.rows(statement, table, params)
-                    : queriedRows(statement, table);
-            if (rows.isEmpty()) {
+            // VALUES go to column arrays directly (the ingest path); a query's rows come back as text rows.
+            WriteAnalyzer.ValuesRows values = statement.query() == null
+                    ? WriteAnalyzer.valuesRows(statement, table, params) : null;
+            List<RowInput> rows = values == null ? queriedRows(statement, table) : null;
+            int count = values != null ? values.size() : rows.size();
+            if (count == 0) {
                 return StatementResult.Written.empty(kind, table.name());
             }
-            Set<String> given = rows.get(0).values().keySet();
+            Set<String> given = values != null ? values.given() : rows.get(0).values().keySet();
             List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
                     : WriteAnalyzer.touchedGroups(table, given, statement.group());
-            List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
+            List<GroupBatch> batches = values != null
+                    ? WriteAnalyzer.batches(table, values, groups, position, statement.pos())
+                    : WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
             if (!statement.upsert() && table.mode().keyed()) {
                 refuseLiveKeys(table, batches.get(0), statement.pos());
             }
-            return checked(write(kind, table, rows.size(), batches), table, batches, statement.pos());
+            return checked(write(kind, table, count, batches), table, batches, statement.pos());
         }
 
         /** The table's CHECK constraints hold for the rows the write touched, as they are now. */
