@@ -345,8 +345,9 @@ public class StatementEngine {
                         .bind(claim.principal()).sql(" AND key = ").bind(claim.key()).build()));
                 // One round trip: the commit record and its tables; the notification, inside the transaction, so
                 // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
-                // every writer of a lower sequence to end, so commits become visible in sequence order.
-                sql.query(new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
+                // every writer of a lower sequence to end, so commits become visible in sequence order; and, when
+                // this request began the transaction, COMMIT itself (SqlRunner.updateAndCommit).
+                CompiledSql record = new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
                         .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
                         .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
                         .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
@@ -356,7 +357,12 @@ public class StatementEngine {
                                 tablesTouched.stream().map(CommitRecord.TableTouched::rowCount).toArray()))
                         .sql(") AS x (n, r)) SELECT pg_notify(").bind(COMMIT_CHANNEL).sql(", ")
                         .bind(Long.toString(commit)).sql("), verso.await_earlier_commits(").bind(commit).sql(")")
-                        .build(), rs -> null);
+                        .build();
+                if (status.isNewTransaction()) {
+                    sql.updateAndCommit(record);
+                } else {
+                    sql.query(record, rs -> null);
+                }
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
