@@ -6,17 +6,17 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   best AS (SELECT DISTINCT ON ("c1", "c2", "c3") *
   FROM src
   ORDER BY "c1", "c2", "c3", "_pos" DESC),
-  old AS (SELECT "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_c0" AS "_oc", "cur"."_p0" AS "_op"
-  FROM "verso_data"."t1_cur" AS cur
-  JOIN best USING ("c1", "c2", "c3")
-  WHERE "cur"."_c0" IS NOT NULL),
+  cand AS (SELECT best.*, "cur"."_c0" AS "_oc", "cur"."_p0" AS "_op"
+  FROM best LEFT
+  JOIN "verso_data"."t1_cur" AS cur USING ("c1", "c2", "c3")
+  WHERE "cur"."_d0" IS NULL OR ("cur"."_c0", "cur"."_p0") < (?, best."_pos")),
   won AS (INSERT INTO "verso_data"."t1_cur" AS cur ("c1", "c2", "c3", "c8", "_c0", "_p0", "_d0") SELECT "c1", "c2", "c3", "c8", ?, "_pos", ?
-  FROM best
+  FROM cand
   ON CONFLICT ("c1", "c2", "c3") DO UPDATE SET "c8" = EXCLUDED."c8", "_c0" = EXCLUDED."_c0", "_p0" = EXCLUDED."_p0", "_d0" = EXCLUDED."_d0"
   WHERE "cur"."_d0" IS NULL OR ("cur"."_c0", "cur"."_p0") < (EXCLUDED."_c0", EXCLUDED."_p0")
   RETURNING "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_p0" AS "_pos"),
   closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
-  FROM old
+  FROM cand AS old
   JOIN won USING ("c1", "c2", "c3")
   WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_from" IS NOT NULL AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
@@ -35,30 +35,31 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $4 = text[null, null] (ArrayBind)
 -- $5 = int4[0, 1] (ArrayBind)
 -- $6 = 42 (Long)
--- $7 = true (Boolean)
--- $8 = 42 (Long)
+-- $7 = 42 (Long)
+-- $8 = true (Boolean)
 -- $9 = 42 (Long)
 -- $10 = 42 (Long)
 -- $11 = 42 (Long)
--- $12 = true (Boolean)
--- $13 = 42 (Long)
+-- $12 = 42 (Long)
+-- $13 = true (Boolean)
+-- $14 = 42 (Long)
 
 WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CAST(u.a2 AS text) AS "c3", CAST(u.a3 AS numeric(38,0)) AS "c4", CAST(u.a4 AS timestamp(3)) AS "c5", CAST(u.a5 AS bigint) AS "c6", CAST(u.a6 AS bigint) AS "c7", u.pos AS "_pos"
   FROM unnest(?, ?, ?, ?, ?, ?, ?, ?) AS u(a0, a1, a2, a3, a4, a5, a6, pos)),
   best AS (SELECT DISTINCT ON ("c1", "c2", "c3") *
   FROM src
   ORDER BY "c1", "c2", "c3", "c6" DESC, "c7" DESC, "_pos" DESC),
-  old AS (SELECT "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_c1" AS "_oc", "cur"."_p1" AS "_op"
-  FROM "verso_data"."t1_cur" AS cur
-  JOIN best USING ("c1", "c2", "c3")
-  WHERE "cur"."_c1" IS NOT NULL),
+  cand AS (SELECT best.*, "cur"."_c1" AS "_oc", "cur"."_p1" AS "_op"
+  FROM best LEFT
+  JOIN "verso_data"."t1_cur" AS cur USING ("c1", "c2", "c3")
+  WHERE "cur"."_d1" IS NULL OR ("cur"."c6", "cur"."c7", "cur"."_c1", "cur"."_p1") < (best."c6", best."c7", ?, best."_pos")),
   won AS (INSERT INTO "verso_data"."t1_cur" AS cur ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_c1", "_p1", "_d1") SELECT "c1", "c2", "c3", "c4", "c5", "c6", "c7", ?, "_pos", ?
-  FROM best
+  FROM cand
   ON CONFLICT ("c1", "c2", "c3") DO UPDATE SET "c4" = EXCLUDED."c4", "c5" = EXCLUDED."c5", "c6" = EXCLUDED."c6", "c7" = EXCLUDED."c7", "_c1" = EXCLUDED."_c1", "_p1" = EXCLUDED."_p1", "_d1" = EXCLUDED."_d1"
   WHERE "cur"."_d1" IS NULL OR ("cur"."c6", "cur"."c7", "cur"."_c1", "cur"."_p1") < (EXCLUDED."c6", EXCLUDED."c7", EXCLUDED."_c1", EXCLUDED."_p1")
   RETURNING "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_p1" AS "_pos"),
   closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
-  FROM old
+  FROM cand AS old
   JOIN won USING ("c1", "c2", "c3")
   WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_from" IS NOT NULL AND "h"."_g" = 1 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
@@ -80,10 +81,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $7 = text[1, 1] (ArrayBind)
 -- $8 = int4[0, 1] (ArrayBind)
 -- $9 = 42 (Long)
--- $10 = true (Boolean)
--- $11 = 42 (Long)
+-- $10 = 42 (Long)
+-- $11 = true (Boolean)
 -- $12 = 42 (Long)
 -- $13 = 42 (Long)
 -- $14 = 42 (Long)
--- $15 = true (Boolean)
--- $16 = 42 (Long)
+-- $15 = 42 (Long)
+-- $16 = true (Boolean)
+-- $17 = 42 (Long)

@@ -6,17 +6,17 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   best AS (SELECT DISTINCT ON ("c1") *
   FROM src
   ORDER BY "c1", "c4" DESC, "_pos" DESC),
-  old AS (SELECT "cur"."c1", "cur"."_c0" AS "_oc", "cur"."_p0" AS "_op"
-  FROM "verso_data"."t2_cur" AS cur
-  JOIN best USING ("c1")
-  WHERE "cur"."_c0" IS NOT NULL),
+  cand AS (SELECT best.*, "cur"."_c0" AS "_oc", "cur"."_p0" AS "_op"
+  FROM best LEFT
+  JOIN "verso_data"."t2_cur" AS cur USING ("c1")
+  WHERE "cur"."_d0" IS NULL OR ("cur"."c4", "cur"."_c0", "cur"."_p0") < (best."c4", ?, best."_pos")),
   won AS (INSERT INTO "verso_data"."t2_cur" AS cur ("c1", "c2", "c3", "c4", "_c0", "_p0", "_d0") SELECT "c1", "c2", "c3", "c4", ?, "_pos", ?
-  FROM best
+  FROM cand
   ON CONFLICT ("c1") DO UPDATE SET "c2" = EXCLUDED."c2", "c3" = EXCLUDED."c3", "c4" = EXCLUDED."c4", "_c0" = EXCLUDED."_c0", "_p0" = EXCLUDED."_p0", "_d0" = EXCLUDED."_d0"
   WHERE "cur"."_d0" IS NULL OR ("cur"."c4", "cur"."_c0", "cur"."_p0") < (EXCLUDED."c4", EXCLUDED."_c0", EXCLUDED."_p0")
   RETURNING "cur"."c1", "cur"."_p0" AS "_pos"),
   closed AS (UPDATE "verso_data"."t2_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
-  FROM old
+  FROM cand AS old
   JOIN won USING ("c1")
   WHERE "h"."c1" = "old"."c1" AND "h"."_from" IS NOT NULL AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
@@ -35,10 +35,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $4 = text[3, 1] (ArrayBind)
 -- $5 = int4[0, 1] (ArrayBind)
 -- $6 = 42 (Long)
--- $7 = false (Boolean)
--- $8 = 42 (Long)
+-- $7 = 42 (Long)
+-- $8 = false (Boolean)
 -- $9 = 42 (Long)
 -- $10 = 42 (Long)
 -- $11 = 42 (Long)
--- $12 = false (Boolean)
--- $13 = 42 (Long)
+-- $12 = 42 (Long)
+-- $13 = false (Boolean)
+-- $14 = 42 (Long)

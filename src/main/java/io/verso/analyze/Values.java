@@ -14,6 +14,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -26,9 +27,6 @@ public final class Values {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-    private static final Pattern TIMESTAMP = Pattern.compile(
-            "(\\d{4}-\\d{2}-\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::(\\d{2})(?:\\.\\d{1,9})?)?)?"
-                    + "\\s*(Z|z|[+-]\\d{2}(?::?\\d{2})?)?");
     private static final Pattern UUID_TEXT = Pattern.compile(
             "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final BigInteger[] INTEGER_RANGE = {
@@ -68,6 +66,11 @@ public final class Values {
      * value and, when known, where it was written.
      */
     public static String toText(ColumnDef column, Object value, Pos pos, String where) {
+        return toTextInRow(column, value, pos, () -> where);
+    }
+
+    /** {@link #toText(ColumnDef, Object, Pos, String)}, where the row is named only if the value is refused. */
+    public static String toTextInRow(ColumnDef column, Object value, Pos pos, Supplier<String> row) {
         if (value == null) {
             return null;
         }
@@ -77,7 +80,8 @@ public final class Values {
         try {
             return switch (type.base()) {
                 case SMALLINT, INTEGER, BIGINT -> integer(type, value, text);
-                case NUMERIC -> notBoolean(value, bounded(new BigDecimal(text.trim())).toPlainString());
+                case NUMERIC -> notBoolean(value, canonicalInteger(text) ? text
+                        : bounded(new BigDecimal(text.trim())).toPlainString());
                 case REAL, DOUBLE -> notBoolean(value, floating(text));
                 case BOOLEAN -> bool(value, text);
                 case TEXT -> scalar(value, text);
@@ -116,6 +120,7 @@ public final class Values {
         } catch (RuntimeException e) {
             String reason = e instanceof IllegalArgumentException && !(e instanceof NumberFormatException)
                     && e.getMessage() != null ? e.getMessage() : "is not a valid " + type.display();
+            String where = row.get();
             String message = "value " + quoteForMessage(text) + " for column " + column.name() + " ("
                     + type.display() + ")" + (where == null ? "" : " in " + where) + " " + reason;
             throw pos != null ? VersoException.at(ErrorCode.INVALID_VALUE, message, pos)
@@ -181,6 +186,20 @@ public final class Values {
         return start == 1 ? -value : value;
     }
 
+    /**
+     * Whether {@code text} is an integer exactly as {@code BigDecimal.toPlainString} would write it (digits,
+     * no leading zero, an optional minus before a non-zero digit), short enough for any NUMERIC: then it is
+     * its own text, with no BigDecimal built (amounts are mostly such).
+     */
+    private static boolean canonicalInteger(String text) {
+        int start = text.startsWith("-") ? 1 : 0;
+        int length = text.length();
+        if (length == start || length - start > 1000 || (text.charAt(start) == '0' && (length - start > 1 || start == 1))) {
+            return false;
+        }
+        return digits(text, start, length);
+    }
+
     /** A date of the form YYYY-MM-DD (already matched), as LocalDate.parse would check it, without a formatter. */
     private static void checkDate(String text) {
         LocalDate.of(Integer.parseInt(text, 0, 4, 10), Integer.parseInt(text, 5, 7, 10),
@@ -244,20 +263,87 @@ public final class Values {
         return text;
     }
 
+    /**
+     * A timestamp as {@code YYYY-MM-DD[(T| )HH:MM[:SS[.f{1,9}]]][spaces][Z|z|(+|-)HH[[:]MM]]} with a valid
+     * date and time of day, scanned by hand rather than by a pattern: it is checked for every timestamp written.
+     */
     private static String timestamp(String text) {
-        var m = TIMESTAMP.matcher(text.trim());
-        if (!m.matches()) {
-            throw new IllegalArgumentException("is not a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM])");
+        String t = text.trim();
+        int n = t.length();
+        if (!(n >= 10 && digits(t, 0, 4) && t.charAt(4) == '-' && digits(t, 5, 7) && t.charAt(7) == '-'
+                && digits(t, 8, 10))) {
+            throw notTimestamp();
+        }
+        int i = 10;
+        int hour = -1;
+        int minute = -1;
+        int second = -1;
+        if (i + 6 <= n && (t.charAt(i) == 'T' || t.charAt(i) == ' ') && digits(t, i + 1, i + 3)
+                && t.charAt(i + 3) == ':' && digits(t, i + 4, i + 6)) {
+            hour = number(t, i + 1);
+            minute = number(t, i + 4);
+            i += 6;
+            if (i + 3 <= n && t.charAt(i) == ':' && digits(t, i + 1, i + 3)) {
+                second = number(t, i + 1);
+                i += 3;
+                if (i < n && t.charAt(i) == '.') {
+                    int end = i + 1;
+                    while (end < n && end - i <= 9 && isDigit(t.charAt(end))) {
+                        end++;
+                    }
+                    if (end == i + 1) {
+                        throw notTimestamp();
+                    }
+                    i = end;
+                }
+            }
+        }
+        while (i < n && " \t\n\u000B\f\r".indexOf(t.charAt(i)) >= 0) {
+            i++;
+        }
+        if (i < n && (t.charAt(i) == 'Z' || t.charAt(i) == 'z')) {
+            i++;
+        } else if (i + 3 <= n && (t.charAt(i) == '+' || t.charAt(i) == '-') && digits(t, i + 1, i + 3)) {
+            i += 3;
+            int minutes = i < n && t.charAt(i) == ':' ? i + 1 : i;
+            if (minutes + 2 == n && digits(t, minutes, n)) {
+                i = n;
+            }
+        }
+        if (i != n) {
+            throw notTimestamp();
         }
         try {
-            checkDate(m.group(1));
+            checkDate(t);
         } catch (DateTimeException e) {
             throw new IllegalArgumentException("is not a valid date");
         }
-        if (m.group(2) != null && (Integer.parseInt(m.group(2)) > 23 || Integer.parseInt(m.group(3)) > 59
-                || (m.group(4) != null && Integer.parseInt(m.group(4)) > 59))) {
+        if (hour > 23 || minute > 59 || second > 59) {
             throw new IllegalArgumentException("is not a valid time of day");
         }
-        return text.trim();
+        return t;
+    }
+
+    private static IllegalArgumentException notTimestamp() {
+        return new IllegalArgumentException("is not a timestamp (YYYY-MM-DD HH:MM:SS[.ffffff][+HH:MM])");
+    }
+
+    /** Whether every character of {@code text} in [from, to) is an ASCII digit (what \\d matches). */
+    private static boolean digits(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!isDigit(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
+    }
+
+    /** The two-digit number at {@code at}. */
+    private static int number(String text, int at) {
+        return (text.charAt(at) - '0') * 10 + text.charAt(at + 1) - '0';
     }
 }

@@ -4,7 +4,6 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
-import io.verso.analyze.GroupBatch;
 import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
 import io.verso.error.VersoException;
@@ -14,10 +13,12 @@ import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks rows written to a table against its definition and splits them into one batch per
@@ -34,23 +35,65 @@ public final class WriteAnalyzer {
 
     /** The rows of an UPSERT or INSERT statement as {@link RowInput}s, with the column list checked. */
     public static List<RowInput> rows(Statement.InsertRows statement, TableDef table, List<Object> params) {
-        List<Ident> named = namedColumns(statement, table);
+        ValuesRows given = valuesRows(statement, table, params);
         List<RowInput> rows = new ArrayList<>();
-        for (int r = 0; r < statement.rows().size(); r++) {
-            List<Expr> row = statement.rows().get(r);
+        for (int r = 0; r < given.size(); r++) {
+            Map<String, Object> values = new LinkedHashMap<>();
+            Map<String, Pos> positions = new LinkedHashMap<>();
+            for (int i = 0; i < given.named().size(); i++) {
+                values.put(given.named().get(i).name(), given.values()[i][r]);
+                positions.put(given.named().get(i).name(), given.pos(i, r));
+            }
+            rows.add(new RowInput(values, positions, given.where(r)));
+        }
+        return rows;
+    }
+
+    /**
+     * The rows of an UPSERT or INSERT ... VALUES column by column: {@code values[i][r]} is row r's value
+     * for the i-th named column, as {@link Values#valueOf} reads it. The ingest path: a batch of a
+     * thousand rows becomes column arrays ({@link #batches(TableDef, ValuesRows, List, int, Pos)})
+     * without a map per row.
+     */
+    public record ValuesRows(Statement.InsertRows statement, List<Ident> named, Object[][] values) {
+        public int size() {
+            return statement.rows().size();
+        }
+
+        /** The columns the rows give. */
+        public Set<String> given() {
+            Set<String> given = new LinkedHashSet<>();
+            named.forEach(n -> given.add(n.name()));
+            return given;
+        }
+
+        Pos pos(int column, int row) {
+            return statement.rows().get(row).get(column).pos();
+        }
+
+        /** How messages name row r, built only when one is needed. */
+        String where(int row) {
+            List<Expr> items = statement.rows().get(row);
+            return items.isEmpty() ? "row " + (row + 1) : Origin.row(items.get(0).pos().origin(), row);
+        }
+    }
+
+    /** The values of an UPSERT or INSERT ... VALUES, with the column list and each row's width checked. */
+    public static ValuesRows valuesRows(Statement.InsertRows statement, TableDef table, List<Object> params) {
+        List<Ident> named = namedColumns(statement, table);
+        List<List<Expr>> rows = statement.rows();
+        Object[][] values = new Object[named.size()][rows.size()];
+        for (int r = 0; r < rows.size(); r++) {
+            List<Expr> row = rows.get(r);
             if (row.size() != named.size()) {
                 throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "row " + (r + 1) + " has " + row.size()
                         + " values for " + named.size() + " columns", row.isEmpty() ? statement.pos() : row.get(0).pos());
             }
-            Map<String, Object> values = new LinkedHashMap<>();
-            Map<String, Pos> positions = new LinkedHashMap<>();
             for (int i = 0; i < named.size(); i++) {
-                values.put(named.get(i).name(), Values.valueOf(row.get(i), params));
-                positions.put(named.get(i).name(), row.get(i).pos());
+                values[i][r] = Values.valueOf(row.get(i), params);
             }
-            rows.add(new RowInput(values, positions, row.isEmpty() ? "row " + (r + 1) : Origin.row(row.get(0).pos().origin(), r)));
         }
-        return rows;
+        return new ValuesRows(statement, named, values);
     }
 
     /** An UPDATE checked against its table: assignments, the groups they write, the WHERE's names. */
@@ -236,17 +279,30 @@ public final class WriteAnalyzer {
      */
     public static List<GroupBatch> batches(TableDef table, List<RowInput> rows, List<GroupDef> groups,
                                            boolean tombstone, int firstPosition, Pos statementPos) {
-        Integer[] positions = new Integer[rows.size()];
+        Set<String> given = rows.isEmpty() ? Set.of() : rows.get(0).values().keySet();
+        return batches(table, given, rows.size(), groups, tombstone, firstPosition, statementPos,
+                columns -> texts(table, columns, rows, tombstone));
+    }
+
+    /** {@link #batches(TableDef, List, List, boolean, int, Pos)} of the rows of VALUES (never tombstones). */
+    public static List<GroupBatch> batches(TableDef table, ValuesRows rows, List<GroupDef> groups, int firstPosition,
+                                           Pos statementPos) {
+        return batches(table, rows.given(), rows.size(), groups, false, firstPosition, statementPos,
+                columns -> texts(table, columns, rows));
+    }
+
+    private static List<GroupBatch> batches(TableDef table, Set<String> given, int size, List<GroupDef> groups,
+                                            boolean tombstone, int firstPosition, Pos statementPos,
+                                            java.util.function.Function<List<ColumnDef>, String[][]> texts) {
+        Integer[] positions = new Integer[size];
         for (int i = 0; i < positions.length; i++) {
             positions[i] = firstPosition + i;
         }
         if (table.mode() == TableMode.APPEND) {
             List<ColumnDef> columns = table.columns();
-            return List.of(new GroupBatch(table, table.defaultGroup(), columns, texts(table, columns, rows, false),
-                    positions, false));
+            return List.of(new GroupBatch(table, table.defaultGroup(), columns, texts.apply(columns), positions, false));
         }
         List<ColumnDef> keys = table.keyColumns();
-        Set<String> given = rows.isEmpty() ? Set.of() : rows.get(0).values().keySet();
         for (ColumnDef key : keys) {
             if (!given.contains(key.name())) {
                 throw VersoException.at(ErrorCode.MISSING_KEY_VALUE, "every write supplies the key: column '"
@@ -263,8 +319,7 @@ public final class WriteAnalyzer {
             }
             List<ColumnDef> columns = new ArrayList<>(keys);
             columns.addAll(table.columnsOf(group));
-            batches.add(new GroupBatch(table, group, columns, texts(table, columns, rows, tombstone), positions,
-                    tombstone));
+            batches.add(new GroupBatch(table, group, columns, texts.apply(columns), positions, tombstone));
         }
         return batches;
     }
@@ -282,34 +337,56 @@ public final class WriteAnalyzer {
             String name = column.name();
             for (int r = 0; r < rows.size(); r++) {
                 RowInput row = rows.get(r);
-                Pos pos = row.positions().get(name);
                 // One lookup for a value given (nearly every one); containsKey only to tell NULL from absent.
                 Object value = row.values().get(name);
-                String text;
-                if (value != null || row.values().containsKey(name)) {
-                    text = Values.toText(column, value, pos, row.where());
-                } else {
-                    text = tombstone ? null : column.defaultValue();
-                }
-                if (text == null) {
-                    if (column.isKey()) {
-                        throw null_(ErrorCode.MISSING_KEY_VALUE, "key column '" + column.name() + "' is NULL in "
-                                + row.where(), pos, column);
-                    }
-                    if (ordering) {
-                        throw null_(ErrorCode.MISSING_ORDERING_VALUE, "ordering column '" + column.name()
-                                + "' is NULL in " + row.where() + "; every write supplies it", pos, column);
-                    }
-                    if (column.notNull() && !tombstone) {
-                        throw null_(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' is NOT NULL"
-                                + (row.values().containsKey(column.name()) ? "" : " and has no DEFAULT")
-                                + " but " + row.where() + " gives it no value", pos, column);
-                    }
-                }
-                values[c][r] = text;
+                boolean given = value != null || row.values().containsKey(name);
+                values[c][r] = text(column, ordering, tombstone, given, value, row.positions().get(name), row::where);
             }
         }
         return values;
+    }
+
+    /** {@link #texts(TableDef, List, List, boolean)} of the rows of VALUES. */
+    private static String[][] texts(TableDef table, List<ColumnDef> columns, ValuesRows rows) {
+        String[][] values = new String[columns.size()][rows.size()];
+        for (int c = 0; c < columns.size(); c++) {
+            ColumnDef column = columns.get(c);
+            boolean ordering = table.isOrderingColumn(column);
+            int at = -1;
+            for (int i = 0; i < rows.named().size() && at < 0; i++) {
+                at = rows.named().get(i).name().equals(column.name()) ? i : -1;
+            }
+            for (int r = 0; r < rows.size(); r++) {
+                int row = r;
+                values[c][r] = at < 0 ? text(column, ordering, false, false, null, null, () -> rows.where(row))
+                        : text(column, ordering, false, true, rows.values()[at][r], rows.pos(at, r), () -> rows.where(row));
+            }
+        }
+        return values;
+    }
+
+    /**
+     * One value's text for its column: a value given is checked and converted, one not given takes the
+     * column's DEFAULT (not for tombstones); NULL is refused where the column needs a value.
+     */
+    private static String text(ColumnDef column, boolean ordering, boolean tombstone, boolean given, Object value,
+                               Pos pos, Supplier<String> where) {
+        String text = given ? Values.toTextInRow(column, value, pos, where) : tombstone ? null : column.defaultValue();
+        if (text == null) {
+            if (column.isKey()) {
+                throw null_(ErrorCode.MISSING_KEY_VALUE, "key column '" + column.name() + "' is NULL in "
+                        + where.get(), pos, column);
+            }
+            if (ordering) {
+                throw null_(ErrorCode.MISSING_ORDERING_VALUE, "ordering column '" + column.name()
+                        + "' is NULL in " + where.get() + "; every write supplies it", pos, column);
+            }
+            if (column.notNull() && !tombstone) {
+                throw null_(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' is NOT NULL"
+                        + (given ? "" : " and has no DEFAULT") + " but " + where.get() + " gives it no value", pos, column);
+            }
+        }
+        return text;
     }
 
     private static VersoException null_(ErrorCode code, String message, Pos pos, ColumnDef column) {

@@ -51,19 +51,22 @@ public final class WriteCompiler {
             b.sql(", ").ident(o.physical()).sql(" DESC");
         }
         b.sql(", ").ident("_pos").sql(" DESC)");
-        if (versioned) {
-            b.sql(", old AS (SELECT ");
-            list(b, keys, "cur");
-            b.sql(", ").qualified("cur", c).sql(" AS ").ident("_oc").sql(", ").qualified("cur", p).sql(" AS ").ident("_op")
-                    .sql(" FROM ").table(table.currentTable()).sql(" AS cur JOIN best USING (");
-            list(b, keys, null);
-            b.sql(") WHERE ").qualified("cur", c).sql(" IS NOT NULL)");
-        }
+        // Each key's candidate beside its current winner, read once: only a candidate that beats the winner
+        // goes on to ON CONFLICT, which locks every conflicting row (a WAL record each) before its WHERE
+        // turns a loser away, and most writes of a busy table lose. The same test guards the update below.
+        // The winner's commit and position are those of the version the write closes.
+        b.sql(", cand AS (SELECT best.*, ").qualified("cur", c).sql(" AS ").ident("_oc").sql(", ")
+                .qualified("cur", p).sql(" AS ").ident("_op").sql(" FROM best LEFT JOIN ").table(table.currentTable())
+                .sql(" AS cur USING (");
+        list(b, keys, null);
+        b.sql(") WHERE ");
+        beats(b, ordering, c, p, d, "best", () -> b.bind(commit), () -> b.sql("best.").ident("_pos"));
+        b.sql(")");
         b.sql(", won AS (INSERT INTO ").table(table.currentTable()).sql(" AS cur (");
         list(b, columns, null);
         b.sql(", ").ident(c).sql(", ").ident(p).sql(", ").ident(d).sql(") SELECT ");
         list(b, columns, null);
-        b.sql(", ").bind(commit).sql(", ").ident("_pos").sql(", ").bind(batch.tombstone()).sql(" FROM best ON CONFLICT (");
+        b.sql(", ").bind(commit).sql(", ").ident("_pos").sql(", ").bind(batch.tombstone()).sql(" FROM cand ON CONFLICT (");
         list(b, keys, null);
         b.sql(") DO UPDATE SET ");
         boolean first = true;
@@ -77,15 +80,9 @@ public final class WriteCompiler {
         b.sql(first ? "" : ", ").ident(c).sql(" = EXCLUDED.").ident(c)
                 .sql(", ").ident(p).sql(" = EXCLUDED.").ident(p)
                 .sql(", ").ident(d).sql(" = EXCLUDED.").ident(d);
-        b.sql(" WHERE ").qualified("cur", d).sql(" IS NULL OR (");
-        for (ColumnDef o : ordering) {
-            b.qualified("cur", o.physical()).sql(", ");
-        }
-        b.qualified("cur", c).sql(", ").qualified("cur", p).sql(") < (");
-        for (ColumnDef o : ordering) {
-            b.sql("EXCLUDED.").ident(o.physical()).sql(", ");
-        }
-        b.sql("EXCLUDED.").ident(c).sql(", EXCLUDED.").ident(p).sql(") RETURNING ");
+        b.sql(" WHERE ");
+        beats(b, ordering, c, p, d, "EXCLUDED", () -> b.sql("EXCLUDED.").ident(c), () -> b.sql("EXCLUDED.").ident(p));
+        b.sql(" RETURNING ");
         list(b, keys, "cur");
         b.sql(", ").qualified("cur", p).sql(" AS ").ident("_pos").sql(")");
         if (!versioned) {
@@ -97,7 +94,7 @@ public final class WriteCompiler {
         b.sql(", closed AS (UPDATE ").table(table.historyTable()).sql(" AS h SET ")
                 .ident("_to").sql(" = CASE WHEN h.").ident("_from").sql(" = ").bind(commit).sql(" THEN NULL ELSE ")
                 .bind(commit).sql(" END, ").ident("_from").sql(" = CASE WHEN h.").ident("_from").sql(" = ")
-                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM old JOIN won USING (");
+                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM cand AS old JOIN won USING (");
         list(b, keys, null);
         b.sql(") WHERE ");
         for (ColumnDef k : keys) {
@@ -122,6 +119,28 @@ public final class WriteCompiler {
         b.sql("won.").ident("_pos").sql(" = s.").ident("_pos").sql(" RETURNING 1)");
         b.sql(" SELECT (SELECT count(*) FROM ins), (SELECT array_agg(").ident("_pos").sql(") FROM won), (SELECT count(*) FROM closed)");
         return b.build();
+    }
+
+    /**
+     * The ordering rule as a condition: a new version replaces its group's current winner ({@code cur}) when
+     * the group was never written for the key, or the winner is less under (VALID BY, REVISION BY, commit,
+     * position). {@code rival} qualifies the new version's ordering columns ({@code EXCLUDED} or a CTE of
+     * this compiler); {@code commit} and {@code position} append its commit and position.
+     */
+    private static void beats(SqlBuilder b, List<ColumnDef> ordering, String c, String p, String d, String rival,
+                              Runnable commit, Runnable position) {
+        b.qualified("cur", d).sql(" IS NULL OR (");
+        for (ColumnDef o : ordering) {
+            b.qualified("cur", o.physical()).sql(", ");
+        }
+        b.qualified("cur", c).sql(", ").qualified("cur", p).sql(") < (");
+        for (ColumnDef o : ordering) {
+            b.sql(rival).sql(".").ident(o.physical()).sql(", ");
+        }
+        commit.run();
+        b.sql(", ");
+        position.run();
+        b.sql(")");
     }
 
     /** Appends rows to an APPEND table. */

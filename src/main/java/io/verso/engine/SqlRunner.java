@@ -179,6 +179,26 @@ public class SqlRunner {
         });
     }
 
+    /**
+     * Runs {@code last}, the last statement of the transaction the caller began, and COMMIT in one round
+     * trip (pgjdbc sends a multi-statement text as one batch with a single Sync; if {@code last} fails,
+     * PostgreSQL skips the COMMIT and the transaction stays open, aborted, for the caller's rollback). The
+     * transaction manager's commit then finds no transaction open, and pgjdbc sends nothing for it. A
+     * COMMIT that fails throws here, as it would from the manager's commit.
+     */
+    public void updateAndCommit(CompiledSql last) {
+        execute((Connection connection) -> {
+            try (PreparedStatement ps = connection.prepareStatement(last.sql() + "; COMMIT")) {
+                bind(connection, ps, last.binds());
+                boolean isRows = ps.execute();
+                while (isRows || ps.getUpdateCount() != -1) {
+                    isRows = ps.getMoreResults();
+                }
+                return null;
+            }
+        });
+    }
+
     public int update(CompiledSql sql) {
         return execute((Connection connection) -> {
             try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {

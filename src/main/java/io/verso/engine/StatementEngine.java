@@ -345,11 +345,11 @@ public class StatementEngine {
                         .bind(claim.principal()).sql(" AND key = ").bind(claim.key()).build()));
                 // One round trip: the commit record and its tables; the notification, inside the transaction, so
                 // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
-                // every writer of a lower sequence to end, so commits become visible in sequence order.
-                waitingForWriters(() -> sql.query(new SqlBuilder()
-                        .sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, principal) VALUES (")
-                        .bind(commit).sql(", CAST(").bind(commitTime.toString()).sql(" AS timestamptz), ").bind(rows)
-                        .sql(", CAST(").bind(actor).sql(" AS text))), ")
+                // every writer of a lower sequence to end, so commits become visible in sequence order; and, when
+                // this request began the transaction, COMMIT itself (SqlRunner.updateAndCommit).
+                CompiledSql record = new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
+                        .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
+                        .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
                         .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
                         .bind(commit).sql(", n, r FROM unnest(").bind(new CompiledSql.ArrayBind("text",
                                 tablesTouched.stream().map(CommitRecord.TableTouched::tableName).toArray()))
@@ -357,7 +357,15 @@ public class StatementEngine {
                                 tablesTouched.stream().map(CommitRecord.TableTouched::rowCount).toArray()))
                         .sql(") AS x (n, r)) SELECT pg_notify(").bind(COMMIT_CHANNEL).sql(", ")
                         .bind(Long.toString(commit)).sql("), verso.await_earlier_commits(").bind(commit).sql(")")
-                        .build(), rs -> null));
+                        .build();
+                waitingForWriters(() -> {
+                    if (status.isNewTransaction()) {
+                        sql.updateAndCommit(record);
+                    } else {
+                        sql.query(record, rs -> null);
+                    }
+                    return null;
+                });
             }
             return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
         }
@@ -779,19 +787,24 @@ public class StatementEngine {
                         : "ATTRIBUTE GROUP") + " needs a keyed table; " + table.name()
                         + " is an APPEND table: use INSERT", statement.pos());
             }
-            List<RowInput> rows = statement.query() == null ? WriteAnalyzer.rows(statement, table, params)
-                    : queriedRows(statement, table);
-            if (rows.isEmpty()) {
+            // VALUES go to column arrays directly (the ingest path); a query's rows come back as text rows.
+            WriteAnalyzer.ValuesRows values = statement.query() == null
+                    ? WriteAnalyzer.valuesRows(statement, table, params) : null;
+            List<RowInput> rows = values == null ? queriedRows(statement, table) : null;
+            int count = values != null ? values.size() : rows.size();
+            if (count == 0) {
                 return StatementResult.Written.empty(kind, table.name());
             }
-            Set<String> given = rows.get(0).values().keySet();
+            Set<String> given = values != null ? values.given() : rows.get(0).values().keySet();
             List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
                     : WriteAnalyzer.touchedGroups(table, given, statement.group());
-            List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
+            List<GroupBatch> batches = values != null
+                    ? WriteAnalyzer.batches(table, values, groups, position, statement.pos())
+                    : WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
             if (!statement.upsert() && table.mode().keyed()) {
                 refuseLiveKeys(table, batches.get(0), statement.pos());
             }
-            return checked(write(kind, table, rows.size(), batches), table, batches, statement.pos());
+            return checked(write(kind, table, count, batches), table, batches, statement.pos());
         }
 
         /** The table's CHECK constraints hold for the rows the write touched, as they are now. */

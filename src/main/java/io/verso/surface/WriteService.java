@@ -72,6 +72,9 @@ public class WriteService {
         List<String> runColumns = null;
         List<Ident> runIdents = null;
         List<List<Expr>> runRows = null;
+        // Per column of the run, once: its definition and the pointer suffix of its field.
+        ColumnDef[] runDefs = null;
+        String[] runTokens = null;
         for (int i = 0; i < rows.size(); i++) {
             String at = "/rows/" + i;
             JsonNode row = RequestJson.object(rows.get(i), at);
@@ -85,17 +88,20 @@ public class WriteService {
                 }
                 runColumns = columns;
                 runIdents = new ArrayList<>();
-                for (String column : columns) {
-                    runIdents.add(new Ident(column, Pos.pointer(at + "/" + RequestJson.token(column))));
+                runDefs = new ColumnDef[columns.size()];
+                runTokens = new String[columns.size()];
+                for (int c = 0; c < columns.size(); c++) {
+                    runDefs[c] = table.column(columns.get(c)).orElseThrow();
+                    runTokens[c] = "/" + RequestJson.token(columns.get(c));
+                    runIdents.add(new Ident(columns.get(c), Pos.pointer(at + runTokens[c])));
                 }
                 runRows = new ArrayList<>();
             }
             List<Expr> values = new ArrayList<>(runColumns.size());
-            for (String column : runColumns) {
-                String pointer = at + "/" + RequestJson.token(column);
-                ColumnDef def = table.column(column).orElseThrow();
+            for (int c = 0; c < runColumns.size(); c++) {
+                String pointer = at + runTokens[c];
                 values.add(new Expr.Parameter(params.size(), Pos.pointer(pointer)));
-                params.add(JsonForms.valuesItem(def, row.get(column), pointer));
+                params.add(JsonForms.valuesItem(runDefs[c], row.get(runColumns.get(c)), pointer));
             }
             runRows.add(values);
         }
@@ -111,13 +117,13 @@ public class WriteService {
         }
         Set<Integer> touched = new LinkedHashSet<>();
         for (String name : columns) {
-            String pointer = at + "/" + RequestJson.token(name);
+            // The field's pointer is built only to refuse it: this runs for every field of every row.
             ColumnDef column = table.column(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_COLUMN,
-                    "unknown column '" + name + "' in " + table.name(), pointer));
+                    "unknown column '" + name + "' in " + table.name(), at + "/" + RequestJson.token(name)));
             if (!column.isKey() && table.mode().keyed()) {
                 if (group != null && column.groupId() != group.id()) {
                     throw VersoException.pointing(ErrorCode.COLUMN_NOT_IN_GROUP, "column '" + name
-                            + "' is not in attribute group " + group.name(), pointer);
+                            + "' is not in attribute group " + group.name(), at + "/" + RequestJson.token(name));
                 }
                 touched.add(column.groupId());
             }
