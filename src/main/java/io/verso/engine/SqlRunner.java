@@ -76,10 +76,7 @@ public class SqlRunner {
      */
     public <T> T queryAfter(CompiledSql settings, CompiledSql query, RowMapper<T> reader) {
         return execute((Connection connection) -> {
-            List<Object> binds = new ArrayList<>(settings.binds());
-            binds.addAll(query.binds());
-            try (PreparedStatement ps = connection.prepareStatement(settings.sql() + "; " + query.sql())) {
-                bind(connection, ps, binds);
+            try (PreparedStatement ps = batch(connection, settings, query)) {
                 ps.execute();
                 if (!ps.getMoreResults()) {
                     throw new IllegalStateException("the query after the settings returned no rows");
@@ -139,11 +136,7 @@ public class SqlRunner {
             if (!connection.getAutoCommit()) {
                 return null;
             }
-            List<Object> binds = new ArrayList<>(state.binds());
-            binds.addAll(query.binds());
-            try (PreparedStatement ps = connection.prepareStatement("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; "
-                    + state.sql() + "; " + query.sql() + "; COMMIT")) {
-                bind(connection, ps, binds);
+            try (PreparedStatement ps = batch(connection, BEGIN_READ, state, query, COMMIT)) {
                 ps.setMaxRows(maxRows + 1);
                 boolean isRows = ps.execute();
                 int read = 0;
@@ -188,8 +181,7 @@ public class SqlRunner {
      */
     public void updateAndCommit(CompiledSql last) {
         execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(last.sql() + "; COMMIT")) {
-                bind(connection, ps, last.binds());
+            try (PreparedStatement ps = batch(connection, last, COMMIT)) {
                 boolean isRows = ps.execute();
                 while (isRows || ps.getUpdateCount() != -1) {
                     isRows = ps.getMoreResults();
@@ -206,6 +198,31 @@ public class SqlRunner {
                 return ps.executeUpdate();
             }
         });
+    }
+
+    private static final CompiledSql BEGIN_READ = new CompiledSql("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
+            List.of());
+    private static final CompiledSql COMMIT = new CompiledSql("COMMIT", List.of());
+
+    /**
+     * Several statements as one text, their values bound in order: pgjdbc sends them as one batch with a
+     * single Sync, one round trip. If one fails, PostgreSQL skips the rest.
+     */
+    private static PreparedStatement batch(Connection connection, CompiledSql... statements) throws SQLException {
+        StringBuilder text = new StringBuilder();
+        List<Object> binds = new ArrayList<>();
+        for (CompiledSql statement : statements) {
+            text.append(text.isEmpty() ? "" : "; ").append(statement.sql());
+            binds.addAll(statement.binds());
+        }
+        PreparedStatement ps = connection.prepareStatement(text.toString());
+        try {
+            bind(connection, ps, binds);
+        } catch (SQLException e) {
+            ps.close();
+            throw e;
+        }
+        return ps;
     }
 
     private static void bind(Connection connection, PreparedStatement ps, List<Object> binds) throws SQLException {
