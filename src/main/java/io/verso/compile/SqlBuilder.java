@@ -134,12 +134,7 @@ public final class SqlBuilder {
         if (name == null || name.isEmpty() || name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("not an identifier: " + name);
         }
-        out.append('"');
-        if (name.indexOf('"') < 0) {
-            out.append(name);
-        } else {
-            out.append(name.replace("\"", "\"\""));
-        }
-        return out.append('"');
+        // String.replace returns the name itself when it holds no quote.
+        return out.append('"').append(name.replace("\"", "\"\"")).append('"');
     }
 }
