@@ -151,12 +151,11 @@ public class DerivedBuilds {
             throw unknown;
         }
         VersoPrincipal caller = Caller.current();
-        List<String> owner = jdbc.query("SELECT principal FROM verso.derived_builds WHERE id = ?",
-                (rs, i) -> rs.getString(1), uuid);
-        if (owner.isEmpty() || !caller.admin() && (caller.name() == null || !caller.name().equals(owner.get(0)))) {
+        Owned build = find(uuid);
+        if (build == null || !caller.admin() && (caller.name() == null || !caller.name().equals(build.principal()))) {
             throw unknown;
         }
-        return load(uuid);
+        return build.build();
     }
 
     /** The request body as the statement it stands for; the query's errors give line and column within it. */
@@ -254,16 +253,26 @@ public class DerivedBuilds {
         beside.executeWithoutResult(status -> write.run());
     }
 
+    /** A build and the principal that started it. */
+    private record Owned(String principal, DerivedBuild build) {
+    }
+
     private DerivedBuild load(UUID id) {
-        return jdbc.queryForObject("SELECT id, table_name, state, commits_total, commits_applied, rows_written, "
-                + "commit_seq, error_code, error_status, error_detail, started_at, updated_at, finished_at "
-                + "FROM verso.derived_builds WHERE id = ?", (rs, i) -> new DerivedBuild(rs.getString(1),
-                        rs.getString(2), rs.getString(3), rs.getObject(4, Long.class), rs.getLong(5), rs.getLong(6),
-                        Commits.text(rs.getObject(7, Long.class)), rs.getString(8) == null ? null
+        return find(id).build();
+    }
+
+    /** The build recorded as {@code id}, or null. */
+    private Owned find(UUID id) {
+        List<Owned> found = jdbc.query("SELECT id, table_name, state, commits_total, commits_applied, rows_written, "
+                + "commit_seq, error_code, error_status, error_detail, started_at, updated_at, finished_at, principal "
+                + "FROM verso.derived_builds WHERE id = ?", (rs, i) -> new Owned(rs.getString(14), new DerivedBuild(
+                        rs.getString(1), rs.getString(2), rs.getString(3), rs.getObject(4, Long.class), rs.getLong(5),
+                        rs.getLong(6), Commits.text(rs.getObject(7, Long.class)), rs.getString(8) == null ? null
                                 : new BuildError(rs.getString(8), rs.getInt(9), rs.getString(10)),
                         instant(rs.getObject(11, OffsetDateTime.class)),
                         instant(rs.getObject(12, OffsetDateTime.class)),
-                        instant(rs.getObject(13, OffsetDateTime.class))), id);
+                        instant(rs.getObject(13, OffsetDateTime.class)))), id);
+        return found.isEmpty() ? null : found.get(0);
     }
 
     private static String instant(OffsetDateTime time) {
