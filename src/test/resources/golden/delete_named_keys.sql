@@ -23,7 +23,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c8", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c8", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
   FROM src AS s LEFT
   JOIN won ON "won"."c1" = "s"."c1" AND "won"."c2" = "s"."c2" AND "won"."c3" = "s"."c3" AND won."_pos" = s."_pos"
-  RETURNING 1) SELECT (SELECT count(*)
+  RETURNING 1),
+  seen AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT 1, 0, ?
+  FROM won
+  LIMIT 1
+  ON CONFLICT DO NOTHING) SELECT (SELECT count(*)
   FROM ins),
   (SELECT array_agg("_pos")
   FROM won),
@@ -43,6 +47,7 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $12 = 42 (Long)
 -- $13 = true (Boolean)
 -- $14 = 42 (Long)
+-- $15 = 42 (Long)
 
 WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CAST(u.a2 AS text) AS "c3", CAST(u.a3 AS numeric(38,0)) AS "c4", CAST(u.a4 AS timestamp(3)) AS "c5", CAST(u.a5 AS bigint) AS "c6", CAST(u.a6 AS bigint) AS "c7", u.pos AS "_pos"
   FROM unnest(?, ?, ?, ?, ?, ?, ?, ?) AS u(a0, a1, a2, a3, a4, a5, a6, pos)),
@@ -66,7 +71,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", "s"."c5", "s"."c6", "s"."c7", 1, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
   FROM src AS s LEFT
   JOIN won ON "won"."c1" = "s"."c1" AND "won"."c2" = "s"."c2" AND "won"."c3" = "s"."c3" AND won."_pos" = s."_pos"
-  RETURNING 1) SELECT (SELECT count(*)
+  RETURNING 1),
+  seen AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT 1, 1, ?
+  FROM won
+  LIMIT 1
+  ON CONFLICT DO NOTHING) SELECT (SELECT count(*)
   FROM ins),
   (SELECT array_agg("_pos")
   FROM won),
@@ -89,3 +98,4 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $15 = 42 (Long)
 -- $16 = true (Boolean)
 -- $17 = 42 (Long)
+-- $18 = 42 (Long)

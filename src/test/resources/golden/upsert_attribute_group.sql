@@ -23,7 +23,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", "s"."c5", "s"."c6", "s"."c7", 1, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
   FROM src AS s LEFT
   JOIN won ON "won"."c1" = "s"."c1" AND "won"."c2" = "s"."c2" AND "won"."c3" = "s"."c3" AND won."_pos" = s."_pos"
-  RETURNING 1) SELECT (SELECT count(*)
+  RETURNING 1),
+  seen AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT 1, 1, ?
+  FROM won
+  LIMIT 1
+  ON CONFLICT DO NOTHING) SELECT (SELECT count(*)
   FROM ins),
   (SELECT array_agg("_pos")
   FROM won),
@@ -46,3 +50,4 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $15 = 42 (Long)
 -- $16 = false (Boolean)
 -- $17 = 42 (Long)
+-- $18 = 42 (Long)

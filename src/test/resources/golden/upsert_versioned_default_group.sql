@@ -23,7 +23,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ins AS (INSERT INTO "verso_data"."t2_hist" ("c1", "c2", "c3", "c4", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
   FROM src AS s LEFT
   JOIN won ON "won"."c1" = "s"."c1" AND won."_pos" = s."_pos"
-  RETURNING 1) SELECT (SELECT count(*)
+  RETURNING 1),
+  seen AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT 2, 0, ?
+  FROM won
+  LIMIT 1
+  ON CONFLICT DO NOTHING) SELECT (SELECT count(*)
   FROM ins),
   (SELECT array_agg("_pos")
   FROM won),
@@ -43,3 +47,4 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
 -- $12 = 42 (Long)
 -- $13 = false (Boolean)
 -- $14 = 42 (Long)
+-- $15 = 42 (Long)

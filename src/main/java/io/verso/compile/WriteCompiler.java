@@ -117,6 +117,11 @@ public final class WriteCompiler {
             b.qualified("won", k.physical()).sql(" = ").qualified("s", k.physical()).sql(" AND ");
         }
         b.sql("won.").ident("_pos").sql(" = s.").ident("_pos").sql(" RETURNING 1)");
+        // The group's first current version, kept for AS OF (db/migration/V24): writers of one table run one
+        // after another, so the first commit to record it is the lowest.
+        b.sql(", seen AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT ")
+                .number(table.id()).sql(", ").number(group.id()).sql(", ").bind(commit)
+                .sql(" FROM won LIMIT 1 ON CONFLICT DO NOTHING)");
         b.sql(" SELECT (SELECT count(*) FROM ins), (SELECT array_agg(").ident("_pos").sql(") FROM won), (SELECT count(*) FROM closed)");
         return b.build();
     }
