@@ -38,8 +38,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * statements are parsed ({@link Admission}, rule in {@code analyze.Weight}: one-key reads and small writes
  * are light), so a one-key UPSERT does not queue behind cartesian joins. A larger one is heavy at once.
  * <p>
- * A request waiting for a place holds a request thread, and the service runs with few of them (as many as
- * pool connections, application.yml: no thread ever waits for a connection). So heavy and large requests,
+ * A request waiting for a place holds a request thread, and a service may run with few of them (as many as
+ * pool connections costs markedly less CPU per request: docs/deploying.md). So heavy and large requests,
  * running or waiting, hold at most the request threads ({@code server.tomcat.threads.max}) minus the
  * light reserve: one that finds its class full waits only while a thread within that bound is free for
  * it, else it gets 503 at once, and one-key reads always find threads.

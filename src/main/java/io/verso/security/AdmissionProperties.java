@@ -25,7 +25,7 @@ import org.springframework.util.unit.DataSize;
  *                         writes light, the rest heavy: {@code analyze.Weight}); a larger one is heavy
  * @param maxWait          longest a request waits for a place in its class before 503 OVERLOADED; a heavy or
  *                         large one waits only while request threads are left to it beyond its class's places
- *                         and the light reserve (none with the defaults: it gets 503 at once)
+ *                         and the light reserve (none when there are as many threads as connections)
  * @param rateLimit        requests per second per caller (principal; address when security is off)
  */
 @ConfigurationProperties("verso.admission")
