@@ -2,6 +2,7 @@
 # The benchmark in one command (docs/benchmark.md): build the service, start it on a fresh
 # database of the local PostgreSQL, run the workload against it, PostgreSQL directly and MariaDB,
 # stop it. Arguments go to the benchmark: bench/run.sh --keys=20000 --versions=10 ...
+# --scenarios=keyreads (or reads, writers, scale, comma-separated) runs only those after the ingest.
 # Results: target/bench/results.md and results.json; the service's flight recording
 # target/bench/service.jfr (BENCH_JFR=0 turns it off) and log target/bench/service.log.
 set -euo pipefail

@@ -37,6 +37,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * not by its path: it enters without a place, and the controller takes a light or heavy one once the
  * statements are parsed ({@link Admission}, rule in {@code analyze.Weight}: one-key reads and small writes
  * are light), so a one-key UPSERT does not queue behind cartesian joins. A larger one is heavy at once.
+ * <p>
+ * A request waiting for a place holds a request thread, and a service may run with few of them (as many as
+ * pool connections costs markedly less CPU per request: docs/deploying.md). So heavy and large requests,
+ * running or waiting, hold at most the request threads ({@code server.tomcat.threads.max}) minus the
+ * light reserve: one that finds its class full waits only while a thread within that bound is free for
+ * it, else it gets 503 at once, and one-key reads always find threads.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE - 20)
@@ -52,6 +58,8 @@ class AdmissionFilter extends OncePerRequestFilter {
     private final Map<String, Counter> rejections = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+    /** Heavy and large requests that may wait for a place: the threads left to them beyond their places. */
+    private final Semaphore waiting;
 
     AdmissionFilter(AdmissionProperties properties, Environment environment, MeterRegistry registry) {
         this.properties = properties;
@@ -61,6 +69,9 @@ class AdmissionFilter extends OncePerRequestFilter {
         sizes.put(Kind.HEAVY, properties.heavyConcurrency() > 0 ? properties.heavyConcurrency()
                 : Math.max(1, pool - properties.lightReserve() - properties.largeConcurrency()));
         sizes.put(Kind.LARGE, Math.max(1, properties.largeConcurrency()));
+        int threads = environment.getProperty("server.tomcat.threads.max", Integer.class, 200);
+        waiting = new Semaphore(Math.max(0, threads - properties.lightReserve() - sizes.get(Kind.HEAVY)
+                - sizes.get(Kind.LARGE)));
         for (Kind kind : Kind.values()) {
             Semaphore semaphore = new Semaphore(sizes.get(kind), true);
             places.put(kind, semaphore);
@@ -138,7 +149,7 @@ class AdmissionFilter extends OncePerRequestFilter {
         }
         Kind kind = classify(request, properties.largeBodyBytes().toBytes());
         Semaphore semaphore = places.get(kind);
-        if (!acquire(semaphore)) {
+        if (!acquire(kind)) {
             rejection(name(kind)).increment();
             response.setHeader("Retry-After", "1");
             if (kind == Kind.LARGE) {
@@ -154,9 +165,24 @@ class AdmissionFilter extends OncePerRequestFilter {
         }
     }
 
-    private boolean acquire(Semaphore semaphore) {
+    /** A place of the class, waiting for one if the class is full and the request may hold its thread meanwhile. */
+    private boolean acquire(Kind kind) {
+        Semaphore semaphore = places.get(kind);
         try {
-            return semaphore.tryAcquire(properties.maxWait().toMillis(), TimeUnit.MILLISECONDS);
+            if (semaphore.tryAcquire(0, TimeUnit.MILLISECONDS)) {
+                return true;
+            }
+            boolean counted = kind != Kind.LIGHT;
+            if (counted && !waiting.tryAcquire()) {
+                return false;
+            }
+            try {
+                return semaphore.tryAcquire(properties.maxWait().toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                if (counted) {
+                    waiting.release();
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
@@ -178,12 +204,11 @@ class AdmissionFilter extends OncePerRequestFilter {
                 return;
             }
             Kind kind = light ? Kind.LIGHT : Kind.HEAVY;
-            Semaphore semaphore = places.get(kind);
-            if (!acquire(semaphore)) {
+            if (!acquire(kind)) {
                 rejection(name(kind)).increment();
                 throw new VersoException.ServerError(ErrorCode.OVERLOADED, overloaded(kind), null);
             }
-            held = semaphore;
+            held = places.get(kind);
         }
 
         void release() {

@@ -23,7 +23,9 @@ import org.springframework.util.unit.DataSize;
  * @param largeBodyBytes   from which size a body makes a request large
  * @param lightSqlBytes    largest {@code /v1/sql} body classed by its statements (one-key reads and small
  *                         writes light, the rest heavy: {@code analyze.Weight}); a larger one is heavy
- * @param maxWait          longest a request waits for a place in its class before 503 OVERLOADED
+ * @param maxWait          longest a request waits for a place in its class before 503 OVERLOADED; a heavy or
+ *                         large one waits only while request threads are left to it beyond its class's places
+ *                         and the light reserve (none when there are as many threads as connections)
  * @param rateLimit        requests per second per caller (principal; address when security is off)
  */
 @ConfigurationProperties("verso.admission")

@@ -83,9 +83,18 @@ public final class Bench {
             warmUp(w);
             Ingested main = ingest(w);
             crossCheck(w, main);
-            reads(w, main);
-            concurrency(w, main);
-            scale(w, main);
+            if (config.runs("reads")) {
+                reads(w, main);
+            }
+            if (config.runs("writers")) {
+                concurrentWriters(w);
+            }
+            if (config.runs("keyreads")) {
+                concurrentReads(w, main);
+            }
+            if (config.runs("scale")) {
+                scale(w, main);
+            }
             heap.phase("end");
             environment.putAll(environment("after"));
             return write(w, environment, sampler.json());
@@ -351,6 +360,12 @@ public final class Bench {
     }
 
     private Measure measure(String name, Workload w, int count, int clients, Read read) throws Exception {
+        return measure(name, w, count, clients, read, new ServiceCpu(null), new double[2]);
+    }
+
+    /** As above, with the service's CPU seconds before and after the measured operations in {@code cpuSeconds}. */
+    private Measure measure(String name, Workload w, int count, int clients, Read read, ServiceCpu cpu,
+                            double[] cpuSeconds) throws Exception {
         int batches = w.batches();
         int[] keys = new int[count];
         int[] commits = new int[count];
@@ -360,12 +375,15 @@ public final class Bench {
             commits[i] = batches / 2 + random.nextInt(batches - batches / 2);
         }
         Timer.warm(Math.max(2, Math.min(count / 10, 200)), i -> read.run(keys[i % count], commits[i % count]));
-        return Timer.run(clients, count, false, i -> read.run(keys[i], commits[i]));
+        cpuSeconds[0] = cpu.seconds();
+        Measure measured = Timer.run(clients, count, false, i -> read.run(keys[i], commits[i]));
+        cpuSeconds[1] = cpu.seconds();
+        return measured;
     }
 
     // ---- concurrency -----------------------------------------------------------------------------
 
-    private void concurrency(Workload w, Ingested in) throws Exception {
+    private void concurrentWriters(Workload w) throws Exception {
         int batches = Math.min(config.concurrentBatches(), w.batches());
         for (int tables : new int[] {1, 4}) {
             for (int clients : config.clients()) {
@@ -408,24 +426,37 @@ public final class Bench {
                 log("  verso %s | pg %s | mariadb %s", f.cell(v), f.cell(p), f.cell(m));
             }
         }
+    }
+
+    /** One-key reads now and AS OF from 1, 4 and 16 clients, with the service's CPU per read. */
+    private void concurrentReads(Workload w, Ingested in) throws Exception {
+        ServiceCpu cpu = new ServiceCpu(config.servicePid());
         for (boolean past : new boolean[] {false, true}) {
             for (int clients : config.clients()) {
                 heap.phase("concurrent reads");
                 int count = config.concurrentReads();
                 String name = (past ? "one key AS OF, " : "one key now, ") + clients + " client(s)";
+                double[] cpuSeconds = new double[2];
                 Measure v = attempt("verso " + name, () -> measure(name, w, count, clients,
-                        (k, b) -> verso.row(VERSO_MAIN, w, k, past ? in.verso()[b] : null)));
+                        (k, b) -> verso.row(VERSO_MAIN, w, k, past ? in.verso()[b] : null), cpu, cpuSeconds));
                 Measure p = attempt("postgres " + name, () -> measure(name, w, count, clients,
                         (k, b) -> pg.row(PG_MAIN, w, k, past ? in.postgres()[b] : null)));
                 Measure m = maria == null ? null : attempt("mariadb " + name, () -> measure(name, w, count, clients,
                         (k, b) -> maria.row(MARIA_MAIN, w, k, past ? in.mariadb()[b] : null)));
                 Figure f = new Figure("Concurrency", name, false, v, p, m, String.format("reads/s: Verso %s, "
-                        + "PostgreSQL %s%s; Verso / PG %s", perSecond(count, v), perSecond(count, p),
-                        m == null ? "" : ", MariaDB " + perSecond(count, m), rateRatio(v, p)));
+                        + "PostgreSQL %s%s; Verso / PG %s%s", perSecond(count, v), perSecond(count, p),
+                        m == null ? "" : ", MariaDB " + perSecond(count, m), rateRatio(v, p),
+                        cpuPerRead(count, cpuSeconds)));
                 figures.add(f);
                 log("%s: verso %s | pg %s | mariadb %s (%s)", name, f.cell(v), f.cell(p), f.cell(m), f.note());
             }
         }
+    }
+
+    /** The service's CPU per read over the measured reads, when its pid was given. */
+    private static String cpuPerRead(int count, double[] cpuSeconds) {
+        return cpuSeconds[0] < 0 || cpuSeconds[1] < 0 || count == 0 ? ""
+                : String.format("; service CPU %.0f µs/read", (cpuSeconds[1] - cpuSeconds[0]) * 1e6 / count);
     }
 
     /** Verso's rate over PostgreSQL's for the same number of operations. */

@@ -2,8 +2,11 @@ package io.verso.bench;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The benchmark's settings: {@code --name=value} arguments, else {@code -Dbench.name=value}, else
@@ -12,7 +15,10 @@ import java.util.Map;
 record BenchConfig(int keys, int versions, int batch, long seed, String url, String pgUrl, String pgSchema,
                    String mariadbUrl, int keyReads, int tableReads, int diffReads, int diffSpan, int[] clients,
                    int concurrentBatches, int concurrentReads, int scaleDivisor, String out, String serviceOpts,
-                   String servicePid, String jar) {
+                   String servicePid, String jar, Set<String> scenarios) {
+
+    /** The scenario groups {@code --scenarios=} may name; ingest always runs (the others read what it wrote). */
+    static final List<String> SCENARIOS = List.of("reads", "writers", "keyreads", "scale");
 
     static BenchConfig parse(String... args) {
         Map<String, String> given = new HashMap<>();
@@ -45,7 +51,26 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
                 or(v.get("out"), "target/bench"),
                 or(v.get("serviceOpts"), System.getenv().getOrDefault("BENCH_SERVICE_OPTS", "")),
                 or(v.get("servicePid"), ""),
-                or(v.get("jar"), ""));
+                or(v.get("jar"), ""),
+                scenarios(or(v.get("scenarios"), "all")));
+    }
+
+    /** Whether a group of scenarios runs: all by default, else those named in {@code --scenarios=a,b}. */
+    boolean runs(String group) {
+        return scenarios.contains(group);
+    }
+
+    private static Set<String> scenarios(String given) {
+        if (given.equals("all")) {
+            return Set.copyOf(SCENARIOS);
+        }
+        Set<String> named = new LinkedHashSet<>(Arrays.asList(given.split(",")));
+        for (String name : named) {
+            if (!SCENARIOS.contains(name)) {
+                throw new IllegalArgumentException("--scenarios names some of " + SCENARIOS + " (or all), not " + name);
+            }
+        }
+        return named;
     }
 
     interface Lookup {
@@ -79,6 +104,7 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
         m.put("concurrentReads", concurrentReads);
         m.put("scaleDivisor", scaleDivisor);
         m.put("serviceOpts", serviceOpts);
+        m.put("scenarios", scenarios);
         return m;
     }
 }

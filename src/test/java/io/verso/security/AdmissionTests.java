@@ -128,6 +128,41 @@ class AdmissionTests {
     }
 
     @Test
+    void heavyRequestsWaitOnlyOnRequestThreadsLeftBeyondTheirPlacesAndTheLightReserve() throws Exception {
+        // Six request threads: one heavy place, one large place and three kept for light requests leave one.
+        MockEnvironment environment = new MockEnvironment().withProperty("server.tomcat.threads.max", "6");
+        AdmissionProperties patient = new AdmissionProperties(true, 0, 1, 3, 1, DataSize.ofMegabytes(1),
+                DataSize.ofKilobytes(64), Duration.ofSeconds(20), new AdmissionProperties.RateLimit(0, 0));
+        AdmissionFilter filter = new AdmissionFilter(patient, environment, new SimpleMeterRegistry());
+        filter.places(AdmissionFilter.Kind.HEAVY).acquire();
+        MockHttpServletResponse waited = new MockHttpServletResponse();
+        Thread waiter = new Thread(() -> {
+            try {
+                filter.doFilter(request("POST", "/graphql", 10), waited, (rq, rs) -> ((MockHttpServletResponse) rs).setStatus(200));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            waiter.start();
+            for (int i = 0; i < 1000 && !filter.places(AdmissionFilter.Kind.HEAVY).hasQueuedThreads(); i++) {
+                Thread.sleep(10);
+            }
+            assertThat(filter.places(AdmissionFilter.Kind.HEAVY).hasQueuedThreads()).as("the first one waits").isTrue();
+            MockHttpServletResponse refused = new MockHttpServletResponse();
+            long started = System.nanoTime();
+            filter.doFilter(request("POST", "/graphql", 10), refused, (rq, rs) -> { });
+            assertThat((System.nanoTime() - started) / 1_000_000).as("refused at once").isLessThan(10_000);
+            assertThat(refused.getStatus()).isEqualTo(503);
+            assertThat(refused.getContentAsString()).contains("OVERLOADED");
+        } finally {
+            filter.places(AdmissionFilter.Kind.HEAVY).release();
+        }
+        waiter.join(20_000);
+        assertThat(waited.getStatus()).as("the waiter ran once the place was free").isEqualTo(200);
+    }
+
+    @Test
     void aCallerOverItsRateGets429WithRetryAfter() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         AdmissionFilter filter = new AdmissionFilter(properties(0, 1), new MockEnvironment(), registry);

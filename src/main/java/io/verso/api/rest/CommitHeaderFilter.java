@@ -11,6 +11,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.io.PrintWriter;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -22,7 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
  * response that made or read a commit carries it back in {@code Verso-Commit}, for the caller to
  * send on its next request. See docs/replicas.md.
  */
+/* Before OneKeyReadFilter, the last filter, which answers one-key reads itself. */
 @Component
+@Order(Ordered.LOWEST_PRECEDENCE - 1)
 class CommitHeaderFilter extends OncePerRequestFilter {
 
     static final String MIN_COMMIT = "Verso-Min-Commit";

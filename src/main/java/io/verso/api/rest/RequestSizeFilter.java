@@ -9,6 +9,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -18,7 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Refuses request bodies over {@code verso.max-request-bytes} with a 413 problem before anything
  * is parsed, whether the size is announced (Content-Length) or the body is chunked.
  */
+/* Before OneKeyReadFilter, the last filter, which answers one-key reads itself. */
 @Component
+@Order(Ordered.LOWEST_PRECEDENCE - 1)
 class RequestSizeFilter extends OncePerRequestFilter {
 
     private final long maxBytes;
