@@ -399,7 +399,7 @@ public class ReadService {
 
     /** asOfCommit parsed; asOfTime is the engine's to judge (AS OF TIMESTAMP), never both. */
     private static Long asOf(String asOfCommit, String asOfTime) {
-        Long asOf = Commits.parse(asOfCommit, "asOfCommit");
+        Long asOf = Commits.asOf(asOfCommit, "asOfCommit");
         ReadBuilder.oneAsOf(asOf, asOfTime, AS_OF_TIME);
         return asOf;
     }

@@ -53,9 +53,13 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     private String graphqlCode(String document) {
+        return graphqlError(document).path("extensions").path("code").asString();
+    }
+
+    private JsonNode graphqlError(String document) {
         JsonNode response = graphql(document);
         assertThat(response.path("errors").isArray()).as(response.toString()).isTrue();
-        return response.path("errors").get(0).path("extensions").path("code").asString();
+        return response.path("errors").get(0);
     }
 
     @Test
@@ -65,6 +69,57 @@ class CrossSurfaceTests extends IntegrationTest {
                 .isEqualTo("AS_OF_BEYOND_LATEST");
         assertThat(graphqlCode("{ " + t + "_by_key(k: \"1\", asOfCommit: \"999999999\") { name } }"))
                 .isEqualTo("AS_OF_BEYOND_LATEST");
+    }
+
+    @Test
+    void aValueItsTypeCannotHoldIsInvalidValueOnGraphqlToo() {
+        assertThat(restCode("GET", "/v1/tables/" + t + "/row?key=abc", null)).isEqualTo("INVALID_VALUE");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?filter=price:gt:abc", null)).isEqualTo("INVALID_VALUE");
+        assertThat(sqlCode("SELECT * FROM " + t + " WHERE price > 'abc'")).isEqualTo("INVALID_VALUE");
+        // GraphQL refuses these while validating the document, before any field runs: still a
+        // ValidationError, but with the code REST and /v1/sql give.
+        JsonNode key = graphqlError("{ " + t + "_by_key(k: \"abc\") { name } }");
+        assertThat(key.path("extensions").path("code").asString()).as(key.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(key.path("extensions").path("classification").asString()).isEqualTo("ValidationError");
+        assertThat(graphqlCode("{ " + t + "(where: {price: {gt: \"abc\"}}) { nodes { k } } }")).isEqualTo("INVALID_VALUE");
+        assertThat(graphqlCode("mutation { upsert_" + t + "(rows: [{k: \"9\", price: \"abc\", ix: \"1\"}]) { commit } }"))
+                .isEqualTo("INVALID_VALUE");
+        // The same value as a variable.
+        Map<String, Object> body = Map.of("query", "query($k: BigInt!) { " + t + "_by_key(k: $k) { name } }",
+                "variables", Map.of("k", "abc"));
+        JsonNode variable = SqlClient.JSON.readTree(given().port(port).contentType("application/json")
+                .body(SqlClient.JSON.writeValueAsString(body)).post("/graphql").asString());
+        assertThat(variable.path("errors").get(0).path("extensions").path("code").asString()).as(variable.toString())
+                .isEqualTo("INVALID_VALUE");
+    }
+
+    @Test
+    void aCommitThatIsNoCommitIsTheSameErrorEverywhere() {
+        assertThat(sqlCode("SELECT * FROM " + t + " AS OF COMMIT 'abc'")).isEqualTo("AS_OF_NOT_INTEGER");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?asOfCommit=abc", null)).isEqualTo("AS_OF_NOT_INTEGER");
+        assertThat(graphqlCode("{ " + t + "(asOfCommit: \"abc\") { nodes { k } } }")).isEqualTo("AS_OF_NOT_INTEGER");
+        assertThat(sqlCode("SELECT * FROM " + t + " AS OF COMMIT 0")).isEqualTo("AS_OF_NOT_POSITIVE");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?asOfCommit=0", null)).isEqualTo("AS_OF_NOT_POSITIVE");
+        assertThat(graphqlCode("{ " + t + "(asOfCommit: \"0\") { nodes { k } } }")).isEqualTo("AS_OF_NOT_POSITIVE");
+    }
+
+    @Test
+    void aTimeThatIsNoTimeIsRefusedWhereItWasGivenOnEverySurface() {
+        String statement = "SELECT * FROM " + t + " AS OF TIMESTAMP 'garbage'";
+        JsonNode viaSql = SqlClient.JSON.readTree(sql.post(statement).asString());
+        assertThat(viaSql.path("code").asString()).as(viaSql.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaSql.path("line").asInt()).isEqualTo(1);
+        assertThat(viaSql.path("column").asInt()).isEqualTo(statement.indexOf("'garbage'") + 1);
+
+        JsonNode viaRest = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + t + "/rows?asOfTime=garbage")
+                .asString());
+        assertThat(viaRest.path("code").asString()).as(viaRest.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaRest.path("pointer").asString()).isEqualTo("asOfTime");
+
+        JsonNode viaGraphql = graphqlError("{ " + t + "(asOfTime: \"garbage\") { nodes { k } } }");
+        assertThat(viaGraphql.path("extensions").path("code").asString()).as(viaGraphql.toString())
+                .isEqualTo("INVALID_VALUE");
+        assertThat(viaGraphql.path("extensions").path("argument").asString()).isEqualTo("asOfTime");
     }
 
     @Test
