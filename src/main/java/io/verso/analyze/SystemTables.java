@@ -278,6 +278,32 @@ public final class SystemTables {
         }
     }
 
+    /**
+     * The SYSTEM table a plain UPSERT or APPEND table becomes under ADD SYSTEM VERSIONING: same id and
+     * columns (key columns NOT NULL), the implicit period, one unordered default group.
+     */
+    public static TableDef converted(TableDef table) {
+        List<ColumnDef> columns = table.columns().stream().map(c -> new ColumnDef(c.name(), c.physical(), c.type(),
+                c.notNull() || c.isKey(), c.defaultValue(), c.keyPosition(), 0)).toList();
+        return new TableDef(table.id(), table.name(), TableMode.SYSTEM, columns,
+                List.of(new GroupDef(0, GroupDef.DEFAULT_NAME, List.of(), List.of())), 0, table.createdCommit(),
+                table.indexes(), null, null, SystemPeriod.implicitColumns(), table.checks());
+    }
+
+    /**
+     * The names an UPDATE's or DELETE's WHERE and assigned values use, bound to the table's current
+     * rows under its own name (period columns included).
+     */
+    public static java.util.IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs(TableDef table, Expr where,
+                                                                            Iterable<Expr> values, int parameterCount) {
+        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
+                ReadAnalyzer.columns(table, RelationKind.CURRENT));
+        Scope scope = new Scope(List.of(relation), java.util.Set.of(), parameterCount);
+        scope.check(where, false);
+        values.forEach(e -> scope.check(e, false));
+        return scope.refs();
+    }
+
     private static VersoException periodWrite(TableDef table, Ident column) {
         return VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + column + "' of " + table.name()
                 + " is a period column of system versioning: its value is the commit time, never written",

@@ -9,7 +9,7 @@ import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Query;
 import io.verso.sql.ast.Statement;
 import io.verso.sql.ast.TypeSpec;
-import java.util.ArrayList;
+import io.verso.support.StatementKinds;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -118,23 +118,11 @@ class StatementRoundTripTests {
                 .getAnnotation(ValueSource.class).strings()) {
             covered.add(single(form).getClass());
         }
-        Set<Class<?>> kinds = new HashSet<>(kinds(Statement.class));
+        Set<Class<?>> kinds = new HashSet<>(StatementKinds.all());
         kinds.remove(Statement.DeleteKeys.class);
         assertThat(covered).containsAll(kinds);
     }
 
-    /** The records under a sealed interface, through sealed sub-interfaces. */
-    static List<Class<?>> kinds(Class<?> sealed) {
-        List<Class<?>> out = new ArrayList<>();
-        for (Class<?> permitted : sealed.getPermittedSubclasses()) {
-            if (permitted.isSealed()) {
-                out.addAll(kinds(permitted));
-            } else {
-                out.add(permitted);
-            }
-        }
-        return out;
-    }
 
     private static Statement single(String text) {
         List<Statement> statements = SqlParser.parse(text).statements();
