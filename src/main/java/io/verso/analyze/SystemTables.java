@@ -196,7 +196,7 @@ public final class SystemTables {
                 boolean given = named.stream().anyMatch(n -> n.name().equals(column.name()));
                 Object value = given ? row.values().get(column.name()) : column.defaultValue();
                 values[i] = value == null ? null : given && insert.query() == null
-                        ? Values.toText(column, value, row.positions().get(column.name()), row.where())
+                        ? Values.toStoredText(column, value, row.positions().get(column.name()), row.where())
                         : value.toString();
                 if (values[i] == null && column.notNull()) {
                     throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "

@@ -123,6 +123,36 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     @Test
+    void aNumberTooLargeForItsNumericColumnIsRefusedWhereItWasWrittenOnEverySurface() {
+        long before = sql.latestCommit();
+        String statement = "UPSERT INTO " + t + " (k, price, ix) VALUES (8, 1, 1),\n(9, 12345678901.5, 1)";
+        JsonNode viaSql = SqlClient.JSON.readTree(sql.post(statement).asString());
+        assertThat(viaSql.path("code").asString()).as(viaSql.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaSql.path("line").asInt()).isEqualTo(2);
+        assertThat(viaSql.path("column").asInt()).isEqualTo("(9, ".length() + 1);
+
+        JsonNode viaRest = SqlClient.JSON.readTree(given().port(port).contentType("application/json")
+                .body("{\"rows\": [{\"k\": 8, \"price\": 1, \"ix\": 1}, {\"k\": 9, \"price\": \"12345678901.5\", \"ix\": 1}]}")
+                .post("/v1/tables/" + t + "/rows").asString());
+        assertThat(viaRest.path("code").asString()).as(viaRest.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaRest.path("pointer").asString()).isEqualTo("/rows/1/price");
+
+        JsonNode viaGraphql = graphqlError("mutation { upsert_" + t + "(rows: [{k: \"8\", price: \"1\", ix: \"1\"}, "
+                + "{k: \"9\", price: \"12345678901.5\", ix: \"1\"}]) { commit } }");
+        assertThat(viaGraphql.path("extensions").path("code").asString()).as(viaGraphql.toString())
+                .isEqualTo("INVALID_VALUE");
+        assertThat(viaGraphql.path("extensions").path("argument").asString()).isEqualTo("rows[1].price");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+
+        // Rounded to the column's scale, as PostgreSQL stores it, the largest value still fits; and a
+        // value compared with the column may have any magnitude.
+        sql.write("UPSERT INTO " + t + " (k, price, ix) VALUES (9, 9999999999.994, 1)");
+        assertThat(sqlCode("UPSERT INTO " + t + " (k, price, ix) VALUES (9, 9999999999.995, 1)")).isEqualTo("INVALID_VALUE");
+        assertThat(given().port(port).get("/v1/tables/" + t + "/rows?filter=price:lt:123456789012345").statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
     void aWriteWithoutItsOrderingValueIsTheSameErrorEverywhere() {
         long before = sql.latestCommit();
         assertThat(sqlCode("UPSERT INTO " + t + " (k, name) VALUES (9, 'x')")).isEqualTo("MISSING_ORDERING_VALUE");
