@@ -176,7 +176,7 @@ public class ReadService {
         TableDef table = keyedTable(tableName);
         GroupDef group = null;
         if (groupName != null && !groupName.isEmpty()) {
-            group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
+            group = table.versionedGroup(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + groupName + "'", "group"));
         }
         ReadBuilder b = new ReadBuilder();

@@ -55,7 +55,7 @@ public class WriteService {
                 throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
                         + " is an APPEND table and has no attribute groups", "/group");
             }
-            group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
+            group = table.versionedGroup(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + groupName + "'", "/group"));
         }
         boolean insert = !table.mode().keyed() || insertOnly;
