@@ -164,6 +164,22 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     @Test
+    void aRowWithoutItsOrderingValueIsNamedOnEverySurface() {
+        // Rows naming other columns than the rows before them start a statement of their own: a
+        // refusal of the statement names its first row, not the whole body.
+        JsonNode viaRest = SqlClient.JSON.readTree(given().port(port).contentType("application/json")
+                .body("{\"rows\": [{\"k\": 8, \"ix\": 1}, {\"k\": 9}]}")
+                .post("/v1/tables/" + t + "/rows").asString());
+        assertThat(viaRest.path("code").asString()).as(viaRest.toString()).isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(viaRest.path("pointer").asString()).isEqualTo("/rows/1");
+        JsonNode viaGraphql = graphqlError("mutation { upsert_" + t + "(rows: [{k: \"8\", ix: \"1\"}, {k: \"9\"}]) "
+                + "{ commit } }");
+        assertThat(viaGraphql.path("extensions").path("code").asString()).as(viaGraphql.toString())
+                .isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(viaGraphql.path("extensions").path("argument").asString()).isEqualTo("rows[1]");
+    }
+
+    @Test
     void aValueItsColumnCannotHoldIsTheSameErrorEverywhere() {
         long before = sql.latestCommit();
         assertThat(sqlCode("UPSERT INTO " + t + " (k, qty, ix) VALUES (9, 99999999999, 1)")).isEqualTo("INVALID_VALUE");
