@@ -243,6 +243,22 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     @Test
+    void aCursorOfOneSurfaceIsRefusedByTheOtherNotMisread() {
+        // REST pages by the last row's values in its order, GraphQL by rows served: the same format,
+        // different positions. Each refuses the other's rather than serving another page.
+        String rest = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + t + "/rows?limit=2&order=k")
+                .asString()).path("nextCursor").asString();
+        String graphql = graphql("{ " + t + "(limit: 2, orderBy: [{column: k}]) { pageInfo { endCursor } } }")
+                .path("data").path(t).path("pageInfo").path("endCursor").asString();
+        JsonNode refused = graphqlError("{ " + t + "(limit: 2, orderBy: [{column: k}], after: \"" + rest + "\") "
+                + "{ nodes { k } } }");
+        assertThat(refused.path("extensions").path("code").asString()).as(refused.toString())
+                .isEqualTo("INVALID_PARAMETER");
+        assertThat(refused.path("extensions").path("argument").asString()).isEqualTo("after");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?cursor=" + graphql, null)).isEqualTo("INVALID_PARAMETER");
+    }
+
+    @Test
     void oneCursorFormatPagesBothSurfacesAtTheFirstPagesCommit() {
         JsonNode rest = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + t + "/rows?limit=2&order=k")
                 .asString());
