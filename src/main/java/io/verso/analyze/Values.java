@@ -321,6 +321,14 @@ public final class Values {
      * A timestamp as {@code YYYY-MM-DD[(T| )HH:MM[:SS[.f{1,9}]]][spaces][Z|z|(+|-)HH[[:]MM]]} with a valid
      * date and time of day, scanned by hand rather than by a pattern: it is checked for every timestamp written.
      */
+    /**
+     * The text of a TIMESTAMP or TIMESTAMPTZ value in the forms every surface accepts (date, optional
+     * time with T or a space, optional fraction, optional Z or offset), or IllegalArgumentException.
+     */
+    public static String timestampText(String text) {
+        return timestamp(text);
+    }
+
     private static String timestamp(String text) {
         String t = text.trim();
         int n = t.length();

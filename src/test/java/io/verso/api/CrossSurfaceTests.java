@@ -153,6 +153,31 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     @Test
+    void theSameTimestampFormsAreAcceptedEverywhere() {
+        String w = table("xt");
+        sql.write("CREATE TABLE " + w + " (k INT PRIMARY KEY, ts TIMESTAMP(3), tz TIMESTAMPTZ) UPSERT");
+        List<String> forms = List.of("2026-10-01 12:00:00", "2026-10-01T12:00:00.5", "2026-10-01T12:00:00Z",
+                "2026-10-01T12:00:00+02:00", "2026-10-01", "2026-10-01T12:00");
+        for (int i = 0; i < forms.size(); i++) {
+            String form = forms.get(i);
+            assertThat(sql.post("UPSERT INTO " + w + " VALUES (" + i + ", '" + form + "', '" + form + "')").statusCode())
+                    .as("SQL " + form).isEqualTo(200);
+            assertThat(given().port(port).contentType("application/json").body("{\"rows\": [{\"k\": " + (100 + i)
+                    + ", \"ts\": \"" + form + "\", \"tz\": \"" + form + "\"}]}").post("/v1/tables/" + w + "/rows")
+                    .statusCode()).as("REST " + form).isEqualTo(200);
+            JsonNode viaGraphql = graphql("mutation { upsert_" + w + "(rows: [{k: " + (200 + i) + ", ts: \"" + form
+                    + "\", tz: \"" + form + "\"}]) { commit } }");
+            assertThat(viaGraphql.has("errors")).as("GraphQL " + form + ": " + viaGraphql).isFalse();
+        }
+        // Each surface stored the same values.
+        List<String> stored = new ArrayList<>();
+        sqlRows("SELECT k, ts, tz FROM " + w + " ORDER BY k").forEach(r -> stored.add((r.get("k").asInt() % 100)
+                + " " + r.get("ts").asString() + " " + r.get("tz").asString()));
+        assertThat(stored.subList(forms.size(), 2 * forms.size())).isEqualTo(stored.subList(0, forms.size()));
+        assertThat(stored.subList(2 * forms.size(), 3 * forms.size())).isEqualTo(stored.subList(0, forms.size()));
+    }
+
+    @Test
     void aWriteWithoutItsOrderingValueIsTheSameErrorEverywhere() {
         long before = sql.latestCommit();
         assertThat(sqlCode("UPSERT INTO " + t + " (k, name) VALUES (9, 'x')")).isEqualTo("MISSING_ORDERING_VALUE");
