@@ -144,7 +144,7 @@ public final class DdlAnalyzer {
         }
         String text;
         try {
-            text = Values.toText(column, Values.valueOf(literal, List.of()), literal.pos(), "its DEFAULT");
+            text = Values.toStoredText(column, Values.valueOf(literal, List.of()), literal.pos(), "its DEFAULT");
         } catch (VersoException.UserError e) {
             throw VersoException.at(ErrorCode.INVALID_DEFAULT, e.getMessage(), literal.pos());
         }

@@ -196,7 +196,7 @@ public final class SystemTables {
                 boolean given = named.stream().anyMatch(n -> n.name().equals(column.name()));
                 Object value = given ? row.values().get(column.name()) : column.defaultValue();
                 values[i] = value == null ? null : given && insert.query() == null
-                        ? Values.toText(column, value, row.positions().get(column.name()), row.where())
+                        ? Values.toStoredText(column, value, row.positions().get(column.name()), row.where())
                         : value.toString();
                 if (values[i] == null && column.notNull()) {
                     throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
@@ -276,6 +276,32 @@ public final class SystemTables {
                         + implicit + "', the name of an implicit period column of system versioning", alter.pos());
             }
         }
+    }
+
+    /**
+     * The SYSTEM table a plain UPSERT or APPEND table becomes under ADD SYSTEM VERSIONING: same id and
+     * columns (key columns NOT NULL), the implicit period, one unordered default group.
+     */
+    public static TableDef converted(TableDef table) {
+        List<ColumnDef> columns = table.columns().stream().map(c -> new ColumnDef(c.name(), c.physical(), c.type(),
+                c.notNull() || c.isKey(), c.defaultValue(), c.keyPosition(), 0)).toList();
+        return new TableDef(table.id(), table.name(), TableMode.SYSTEM, columns,
+                List.of(new GroupDef(0, GroupDef.DEFAULT_NAME, List.of(), List.of())), 0, table.createdCommit(),
+                table.indexes(), null, null, SystemPeriod.implicitColumns(), table.checks());
+    }
+
+    /**
+     * The names an UPDATE's or DELETE's WHERE and assigned values use, bound to the table's current
+     * rows under its own name (period columns included).
+     */
+    public static java.util.IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs(TableDef table, Expr where,
+                                                                            Iterable<Expr> values, int parameterCount) {
+        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
+                ReadAnalyzer.columns(table, RelationKind.CURRENT));
+        Scope scope = new Scope(List.of(relation), java.util.Set.of(), parameterCount);
+        scope.check(where, false);
+        values.forEach(e -> scope.check(e, false));
+        return scope.refs();
     }
 
     private static VersoException periodWrite(TableDef table, Ident column) {

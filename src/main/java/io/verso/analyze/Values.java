@@ -66,11 +66,24 @@ public final class Values {
      * value and, when known, where it was written.
      */
     public static String toText(ColumnDef column, Object value, Pos pos, String where) {
-        return toTextInRow(column, value, pos, () -> where);
+        return text(column, value, pos, () -> where, false);
     }
 
-    /** {@link #toText(ColumnDef, Object, Pos, String)}, where the row is named only if the value is refused. */
+    /**
+     * {@link #toText}, for a value to be stored in the column: also refused, naming where it was
+     * written, when it needs more digits before the point than the column's NUMERIC(p, s) holds (a
+     * value compared with the column may have any magnitude).
+     */
+    public static String toStoredText(ColumnDef column, Object value, Pos pos, String where) {
+        return text(column, value, pos, () -> where, true);
+    }
+
+    /** {@link #toStoredText}, where the row is named only if the value is refused. */
     public static String toTextInRow(ColumnDef column, Object value, Pos pos, Supplier<String> row) {
+        return text(column, value, pos, row, true);
+    }
+
+    private static String text(ColumnDef column, Object value, Pos pos, Supplier<String> row, boolean stored) {
         if (value == null) {
             return null;
         }
@@ -80,8 +93,7 @@ public final class Values {
         try {
             return switch (type.base()) {
                 case SMALLINT, INTEGER, BIGINT -> integer(type, value, text);
-                case NUMERIC -> notBoolean(value, canonicalInteger(text) ? text
-                        : bounded(new BigDecimal(text.trim())).toPlainString());
+                case NUMERIC -> notBoolean(value, numeric(stored ? type : null, text));
                 case REAL, DOUBLE -> notBoolean(value, floating(text));
                 case BOOLEAN -> bool(value, text);
                 case TEXT -> scalar(value, text);
@@ -206,6 +218,48 @@ public final class Values {
                 Integer.parseInt(text, 8, 10, 10));
     }
 
+    /** NUMERIC text, checked against {@code stored}'s precision when the value is to be stored in it. */
+    private static String numeric(ColumnType stored, String text) {
+        if (canonicalInteger(text)) {
+            return stored == null ? text : fits(stored, text);
+        }
+        BigDecimal value = bounded(new BigDecimal(text.trim()));
+        return (stored == null ? value : fits(stored, value)).toPlainString();
+    }
+
+    /**
+     * A canonical integer for NUMERIC(p, s): at most p - s digits, as PostgreSQL allows; checked here so
+     * the refusal names the value where it was written (PostgreSQL's would say only "numeric field overflow").
+     */
+    private static String fits(ColumnType type, String integer) {
+        int digits = integer.length() - (integer.startsWith("-") ? 1 : 0);
+        if (type.precision() != null && !integer.equals("0") && digits > type.precision() - scale(type)) {
+            throw overflow(type);
+        }
+        return integer;
+    }
+
+    /** A decimal for NUMERIC(p, s): once rounded to s places, as PostgreSQL stores it, below 10^(p - s). */
+    private static BigDecimal fits(ColumnType type, BigDecimal value) {
+        if (type.precision() != null) {
+            BigDecimal rounded = value.setScale(scale(type), java.math.RoundingMode.HALF_UP);
+            if (rounded.signum() != 0 && rounded.precision() - rounded.scale() > type.precision() - scale(type)) {
+                throw overflow(type);
+            }
+        }
+        return value;
+    }
+
+    private static int scale(ColumnType type) {
+        return type.scale() == null ? 0 : type.scale();
+    }
+
+    private static IllegalArgumentException overflow(ColumnType type) {
+        int digits = type.precision() - scale(type);
+        return new IllegalArgumentException("is out of range for " + type.display() + " (at most " + digits
+                + " digit" + (digits == 1 ? "" : "s") + " before the point)");
+    }
+
     /** Parses a decimal number, refusing magnitudes no column type can hold (see {@link #bounded}). */
     public static BigDecimal decimal(String text) {
         return bounded(new BigDecimal(text.trim()));
@@ -267,6 +321,14 @@ public final class Values {
      * A timestamp as {@code YYYY-MM-DD[(T| )HH:MM[:SS[.f{1,9}]]][spaces][Z|z|(+|-)HH[[:]MM]]} with a valid
      * date and time of day, scanned by hand rather than by a pattern: it is checked for every timestamp written.
      */
+    /**
+     * The text of a TIMESTAMP or TIMESTAMPTZ value in the forms every surface accepts (date, optional
+     * time with T or a space, optional fraction, optional Z or offset), or IllegalArgumentException.
+     */
+    public static String timestampText(String text) {
+        return timestamp(text);
+    }
+
     private static String timestamp(String text) {
         String t = text.trim();
         int n = t.length();

@@ -250,7 +250,7 @@ public final class WriteAnalyzer {
      */
     public static List<GroupDef> touchedGroups(TableDef table, Set<String> columns, Ident group) {
         if (group != null) {
-            GroupDef g = table.group(group.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_GROUP,
+            GroupDef g = table.versionedGroup(group.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + group.name() + "'", group.pos()));
             for (String name : columns) {
                 ColumnDef column = table.column(name).orElseThrow();

@@ -185,6 +185,11 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
         return groups.stream().filter(g -> g.id() != 0).toList();
     }
 
+    /** The group of that name among {@link #versionedGroups()}: the ones a write or a history read may name. */
+    public Optional<GroupDef> versionedGroup(String name) {
+        return versionedGroups().stream().filter(g -> g.name().equals(name)).findFirst();
+    }
+
     public boolean isOrderingColumn(ColumnDef column) {
         return !column.isKey() && mode.keyed() && group(column.groupId()).orderingColumns().contains(column.name());
     }

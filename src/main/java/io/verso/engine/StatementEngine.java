@@ -464,10 +464,19 @@ public class StatementEngine {
         /** The latest commit made at or before the time {@code value} names, 0 before the first commit. */
         private long commitAt(Expr value, long latestCommit) {
             AsOfResolver.requireConstant(value);
-            return sql.query(TimeCompiler.commitAtOrBefore(value, latestCommit, params), rs -> {
-                rs.next();
-                return rs.getLong(1);
-            });
+            try {
+                return sql.query(TimeCompiler.commitAtOrBefore(value, latestCommit, params), rs -> {
+                    rs.next();
+                    return rs.getLong(1);
+                });
+            } catch (DataAccessException e) {
+                // PostgreSQL judges the time's text; its refusal is about this value, wherever it was given.
+                VersoException refused = PgErrors.translate(e);
+                if (refused instanceof VersoException.UserError user && user.origin() == null) {
+                    throw VersoException.at(user.code(), user.getMessage(), value.pos());
+                }
+                throw refused;
+            }
         }
 
         @Override

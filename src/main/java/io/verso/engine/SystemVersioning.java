@@ -1,10 +1,6 @@
 package io.verso.engine;
 
-import io.verso.analyze.BoundRelation;
 import io.verso.analyze.CheckConstraints;
-import io.verso.analyze.ReadAnalyzer;
-import io.verso.analyze.RelationKind;
-import io.verso.analyze.Scope;
 import io.verso.analyze.SystemTables;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.analyze.WriteAnalyzer.RowInput;
@@ -26,7 +22,6 @@ import io.verso.sql.ast.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -99,12 +94,7 @@ final class SystemVersioning {
 
     /** The WHERE and assigned values see the table's current rows by the table's name, period columns too. */
     private static ExprCompiler scope(TableDef table, RequestContext request, Expr where, Iterable<Expr> values) {
-        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
-                ReadAnalyzer.columns(table, RelationKind.CURRENT));
-        Scope scope = new Scope(List.of(relation), Set.of(), request.params().size());
-        scope.check(where, false);
-        values.forEach(e -> scope.check(e, false));
-        return new ExprCompiler(scope.refs(), request.params());
+        return new ExprCompiler(SystemTables.refs(table, where, values, request.params().size()), request.params());
     }
 
     /** DELETE HISTORY FROM t [BEFORE SYSTEM_TIME t]: the count of versions removed. */
@@ -158,12 +148,7 @@ final class SystemVersioning {
      * commit only ({@link SystemTables#checkAlter} refuses those).
      */
     private StatementResult convert(TableDef table, RequestContext request, Instant commitTime) {
-        SystemPeriod period = SystemPeriod.implicitColumns();
-        List<ColumnDef> columns = table.columns().stream().map(c -> new ColumnDef(c.name(), c.physical(), c.type(),
-                c.notNull() || c.isKey(), c.defaultValue(), c.keyPosition(), 0)).toList();
-        TableDef converted = new TableDef(table.id(), table.name(), TableMode.SYSTEM, columns,
-                List.of(new io.verso.catalog.GroupDef(0, io.verso.catalog.GroupDef.DEFAULT_NAME, List.of(), List.of())),
-                0, table.createdCommit(), table.indexes(), null, null, period, table.checks());
+        TableDef converted = SystemTables.converted(table);
         SystemCompiler.convert(table, converted, request.commit(), commitTime).forEach(sql::update);
         for (var index : converted.indexes()) {
             io.verso.compile.LifecycleCompiler.createIndex(converted, index).forEach(sql::update);

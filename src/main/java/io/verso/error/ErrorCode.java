@@ -124,6 +124,12 @@ public enum ErrorCode {
     INVALID_SYSTEM_TIME(400),
     /** A change feed was asked to start before the table's deleted-history horizon. */
     FEED_BEFORE_HORIZON(410),
+    /**
+     * A change feed was asked to resume after a commit not yet made: a cursor the feed never handed
+     * out (another install's, or one kept across a restore from an older backup). Answering with an
+     * empty page would let the consumer skip every commit up to it.
+     */
+    FEED_BEYOND_LATEST(400),
     /** A derived table build id that does not exist, or that the caller did not start (never confirmed). */
     UNKNOWN_BUILD(404),
 

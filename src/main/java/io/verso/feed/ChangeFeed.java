@@ -78,6 +78,11 @@ public class ChangeFeed {
             table.columns().forEach(c -> order.add(c.name()));
         }
         ExecutionResult result = read(table, Expr.BinaryOp.GT, after, order, (long) limit + 1);
+        if (after > result.readCommit()) {
+            throw VersoException.pointing(ErrorCode.FEED_BEYOND_LATEST, "the feed of " + table.name()
+                    + " cannot resume after commit " + after + ": the latest commit is " + result.readCommit()
+                    + "; resume after a commit the feed handed out (a page's next, an event's id) or 0", "after");
+        }
         StatementResult.Rows rows = (StatementResult.Rows) result.results().get(0);
         List<Change> changes = changes(table, rows);
         boolean more = changes.size() > limit;
@@ -91,7 +96,7 @@ public class ChangeFeed {
                 changes = changes.subList(0, limit).stream().filter(c -> c.commit() != last).toList();
             }
         }
-        long next = more ? changes.get(changes.size() - 1).commit() : Math.max(after, result.readCommit());
+        long next = more ? changes.get(changes.size() - 1).commit() : result.readCommit();
         return new Page(table.name(), result.readCommit(), changes, next, more);
     }
 

@@ -14,11 +14,23 @@ final class Commits {
 
     /** The commit named by a parameter, or null when it is absent. */
     static Long parse(String text, String parameter) {
+        return parse(text, parameter, ErrorCode.INVALID_PARAMETER);
+    }
+
+    /**
+     * The commit an {@code asOfCommit} parameter names, or null: one that is no integer is refused
+     * as AS OF COMMIT is in a statement and in GraphQL (AS_OF_NOT_INTEGER); the analyzer judges the rest.
+     */
+    static Long asOf(String text, String parameter) {
+        return parse(text, parameter, ErrorCode.AS_OF_NOT_INTEGER);
+    }
+
+    private static Long parse(String text, String parameter, ErrorCode notDigits) {
         if (text == null || text.isEmpty()) {
             return null;
         }
         if (!DIGITS.matcher(text).matches()) {
-            throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, parameter
+            throw VersoException.pointing(notDigits, parameter
                     + " must be a commit sequence (decimal digits), not '" + shorten(text) + "'", parameter);
         }
         try {

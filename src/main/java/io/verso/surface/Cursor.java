@@ -53,6 +53,19 @@ public record Cursor(Long commit, List<String> filters, List<String> order, List
         }
     }
 
+    /**
+     * The offset cursor {@code text} names (GraphQL's), or INVALID_PARAMETER at {@code pos} for a
+     * keyset cursor (REST's): read as an offset it would silently serve another page.
+     */
+    public static Cursor decodeOffset(String text, Pos pos) {
+        Cursor cursor = decode(text, pos);
+        if (!cursor.after().isEmpty() || !cursor.filters().isEmpty() || !cursor.order().isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_PARAMETER, "cursor was handed out by a REST listing "
+                    + "(GET /v1/tables/{table}/rows): pass it there, or page here with this field's endCursor", pos);
+        }
+        return cursor;
+    }
+
     private static List<String> strings(JsonNode array) {
         if (array == null || !array.isArray()) {
             throw new IllegalArgumentException("not an array");

@@ -176,7 +176,7 @@ public class ReadService {
         TableDef table = keyedTable(tableName);
         GroupDef group = null;
         if (groupName != null && !groupName.isEmpty()) {
-            group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
+            group = table.versionedGroup(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + groupName + "'", "group"));
         }
         ReadBuilder b = new ReadBuilder();
@@ -399,7 +399,7 @@ public class ReadService {
 
     /** asOfCommit parsed; asOfTime is the engine's to judge (AS OF TIMESTAMP), never both. */
     private static Long asOf(String asOfCommit, String asOfTime) {
-        Long asOf = Commits.parse(asOfCommit, "asOfCommit");
+        Long asOf = Commits.asOf(asOfCommit, "asOfCommit");
         ReadBuilder.oneAsOf(asOf, asOfTime, AS_OF_TIME);
         return asOf;
     }

@@ -95,7 +95,7 @@ public class TableService {
             columns.add(new ColumnDescription(c.name(), c.type().display(), !c.notNull(), c.defaultValue(),
                     c.isKey() ? c.keyPosition() + 1 : null, group, ordering));
         }
-        List<GroupDescription> groups = table.mode().keyed() ? table.groups().stream()
+        List<GroupDescription> groups = table.mode().keyed() ? table.versionedGroups().stream()
                 .map(g -> new GroupDescription(g.name(), table.columnsOf(g).stream().map(ColumnDef::name).toList(),
                         g.validBy(), g.revisionBy()))
                 .toList() : List.of();

@@ -55,7 +55,7 @@ public class WriteService {
                 throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
                         + " is an APPEND table and has no attribute groups", "/group");
             }
-            group = table.group(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
+            group = table.versionedGroup(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
                     "table " + table.name() + " has no attribute group '" + groupName + "'", "/group"));
         }
         boolean insert = !table.mode().keyed() || insertOnly;
@@ -63,7 +63,8 @@ public class WriteService {
         // Consecutive rows naming the same columns share a statement; row order (which breaks ties
         // between versions of one key in one request) is kept across statements. Every node carries
         // the pointer of the body field it came from, so the engine's errors name that field.
-        Pos rowsPos = Pos.pointer("/rows");
+        // A statement's own position is its first row: a refusal of the whole statement names that row.
+        Pos runPos = null;
         Ident tableIdent = new Ident(table.name(), Pos.pointer("table"));
         Ident groupIdent = group == null ? null : new Ident(group.name(), Pos.pointer("/group"));
         List<ColumnDef> keyColumns = table.keyColumns();
@@ -84,8 +85,9 @@ public class WriteService {
             if (runColumns == null || !runColumns.equals(columns)
                     && !new LinkedHashSet<>(runColumns).equals(new LinkedHashSet<>(columns))) {
                 if (runColumns != null) {
-                    built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, rowsPos));
+                    built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, runPos));
                 }
+                runPos = Pos.pointer(at);
                 runColumns = columns;
                 runIdents = new ArrayList<>();
                 runDefs = new ColumnDef[columns.size()];
@@ -105,7 +107,7 @@ public class WriteService {
             }
             runRows.add(values);
         }
-        built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, rowsPos));
+        built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, runPos));
         return receipt(table, statements.run(built, params, "/rows"));
     }
 

@@ -53,9 +53,13 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     private String graphqlCode(String document) {
+        return graphqlError(document).path("extensions").path("code").asString();
+    }
+
+    private JsonNode graphqlError(String document) {
         JsonNode response = graphql(document);
         assertThat(response.path("errors").isArray()).as(response.toString()).isTrue();
-        return response.path("errors").get(0).path("extensions").path("code").asString();
+        return response.path("errors").get(0);
     }
 
     @Test
@@ -68,6 +72,112 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     @Test
+    void aValueItsTypeCannotHoldIsInvalidValueOnGraphqlToo() {
+        assertThat(restCode("GET", "/v1/tables/" + t + "/row?key=abc", null)).isEqualTo("INVALID_VALUE");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?filter=price:gt:abc", null)).isEqualTo("INVALID_VALUE");
+        assertThat(sqlCode("SELECT * FROM " + t + " WHERE price > 'abc'")).isEqualTo("INVALID_VALUE");
+        // GraphQL refuses these while validating the document, before any field runs: still a
+        // ValidationError, but with the code REST and /v1/sql give.
+        JsonNode key = graphqlError("{ " + t + "_by_key(k: \"abc\") { name } }");
+        assertThat(key.path("extensions").path("code").asString()).as(key.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(key.path("extensions").path("classification").asString()).isEqualTo("ValidationError");
+        assertThat(graphqlCode("{ " + t + "(where: {price: {gt: \"abc\"}}) { nodes { k } } }")).isEqualTo("INVALID_VALUE");
+        assertThat(graphqlCode("mutation { upsert_" + t + "(rows: [{k: \"9\", price: \"abc\", ix: \"1\"}]) { commit } }"))
+                .isEqualTo("INVALID_VALUE");
+        // The same value as a variable.
+        Map<String, Object> body = Map.of("query", "query($k: BigInt!) { " + t + "_by_key(k: $k) { name } }",
+                "variables", Map.of("k", "abc"));
+        JsonNode variable = SqlClient.JSON.readTree(given().port(port).contentType("application/json")
+                .body(SqlClient.JSON.writeValueAsString(body)).post("/graphql").asString());
+        assertThat(variable.path("errors").get(0).path("extensions").path("code").asString()).as(variable.toString())
+                .isEqualTo("INVALID_VALUE");
+    }
+
+    @Test
+    void aCommitThatIsNoCommitIsTheSameErrorEverywhere() {
+        assertThat(sqlCode("SELECT * FROM " + t + " AS OF COMMIT 'abc'")).isEqualTo("AS_OF_NOT_INTEGER");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?asOfCommit=abc", null)).isEqualTo("AS_OF_NOT_INTEGER");
+        assertThat(graphqlCode("{ " + t + "(asOfCommit: \"abc\") { nodes { k } } }")).isEqualTo("AS_OF_NOT_INTEGER");
+        assertThat(sqlCode("SELECT * FROM " + t + " AS OF COMMIT 0")).isEqualTo("AS_OF_NOT_POSITIVE");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?asOfCommit=0", null)).isEqualTo("AS_OF_NOT_POSITIVE");
+        assertThat(graphqlCode("{ " + t + "(asOfCommit: \"0\") { nodes { k } } }")).isEqualTo("AS_OF_NOT_POSITIVE");
+    }
+
+    @Test
+    void aTimeThatIsNoTimeIsRefusedWhereItWasGivenOnEverySurface() {
+        String statement = "SELECT * FROM " + t + " AS OF TIMESTAMP 'garbage'";
+        JsonNode viaSql = SqlClient.JSON.readTree(sql.post(statement).asString());
+        assertThat(viaSql.path("code").asString()).as(viaSql.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaSql.path("line").asInt()).isEqualTo(1);
+        assertThat(viaSql.path("column").asInt()).isEqualTo(statement.indexOf("'garbage'") + 1);
+
+        JsonNode viaRest = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + t + "/rows?asOfTime=garbage")
+                .asString());
+        assertThat(viaRest.path("code").asString()).as(viaRest.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaRest.path("pointer").asString()).isEqualTo("asOfTime");
+
+        JsonNode viaGraphql = graphqlError("{ " + t + "(asOfTime: \"garbage\") { nodes { k } } }");
+        assertThat(viaGraphql.path("extensions").path("code").asString()).as(viaGraphql.toString())
+                .isEqualTo("INVALID_VALUE");
+        assertThat(viaGraphql.path("extensions").path("argument").asString()).isEqualTo("asOfTime");
+    }
+
+    @Test
+    void aNumberTooLargeForItsNumericColumnIsRefusedWhereItWasWrittenOnEverySurface() {
+        long before = sql.latestCommit();
+        String statement = "UPSERT INTO " + t + " (k, price, ix) VALUES (8, 1, 1),\n(9, 12345678901.5, 1)";
+        JsonNode viaSql = SqlClient.JSON.readTree(sql.post(statement).asString());
+        assertThat(viaSql.path("code").asString()).as(viaSql.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaSql.path("line").asInt()).isEqualTo(2);
+        assertThat(viaSql.path("column").asInt()).isEqualTo("(9, ".length() + 1);
+
+        JsonNode viaRest = SqlClient.JSON.readTree(given().port(port).contentType("application/json")
+                .body("{\"rows\": [{\"k\": 8, \"price\": 1, \"ix\": 1}, {\"k\": 9, \"price\": \"12345678901.5\", \"ix\": 1}]}")
+                .post("/v1/tables/" + t + "/rows").asString());
+        assertThat(viaRest.path("code").asString()).as(viaRest.toString()).isEqualTo("INVALID_VALUE");
+        assertThat(viaRest.path("pointer").asString()).isEqualTo("/rows/1/price");
+
+        JsonNode viaGraphql = graphqlError("mutation { upsert_" + t + "(rows: [{k: \"8\", price: \"1\", ix: \"1\"}, "
+                + "{k: \"9\", price: \"12345678901.5\", ix: \"1\"}]) { commit } }");
+        assertThat(viaGraphql.path("extensions").path("code").asString()).as(viaGraphql.toString())
+                .isEqualTo("INVALID_VALUE");
+        assertThat(viaGraphql.path("extensions").path("argument").asString()).isEqualTo("rows[1].price");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+
+        // Rounded to the column's scale, as PostgreSQL stores it, the largest value still fits; and a
+        // value compared with the column may have any magnitude.
+        sql.write("UPSERT INTO " + t + " (k, price, ix) VALUES (9, 9999999999.994, 1)");
+        assertThat(sqlCode("UPSERT INTO " + t + " (k, price, ix) VALUES (9, 9999999999.995, 1)")).isEqualTo("INVALID_VALUE");
+        assertThat(given().port(port).get("/v1/tables/" + t + "/rows?filter=price:lt:123456789012345").statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void theSameTimestampFormsAreAcceptedEverywhere() {
+        String w = table("xt");
+        sql.write("CREATE TABLE " + w + " (k INT PRIMARY KEY, ts TIMESTAMP(3), tz TIMESTAMPTZ) UPSERT");
+        List<String> forms = List.of("2026-10-01 12:00:00", "2026-10-01T12:00:00.5", "2026-10-01T12:00:00Z",
+                "2026-10-01T12:00:00+02:00", "2026-10-01", "2026-10-01T12:00");
+        for (int i = 0; i < forms.size(); i++) {
+            String form = forms.get(i);
+            assertThat(sql.post("UPSERT INTO " + w + " VALUES (" + i + ", '" + form + "', '" + form + "')").statusCode())
+                    .as("SQL " + form).isEqualTo(200);
+            assertThat(given().port(port).contentType("application/json").body("{\"rows\": [{\"k\": " + (100 + i)
+                    + ", \"ts\": \"" + form + "\", \"tz\": \"" + form + "\"}]}").post("/v1/tables/" + w + "/rows")
+                    .statusCode()).as("REST " + form).isEqualTo(200);
+            JsonNode viaGraphql = graphql("mutation { upsert_" + w + "(rows: [{k: " + (200 + i) + ", ts: \"" + form
+                    + "\", tz: \"" + form + "\"}]) { commit } }");
+            assertThat(viaGraphql.has("errors")).as("GraphQL " + form + ": " + viaGraphql).isFalse();
+        }
+        // Each surface stored the same values.
+        List<String> stored = new ArrayList<>();
+        sqlRows("SELECT k, ts, tz FROM " + w + " ORDER BY k").forEach(r -> stored.add((r.get("k").asInt() % 100)
+                + " " + r.get("ts").asString() + " " + r.get("tz").asString()));
+        assertThat(stored.subList(forms.size(), 2 * forms.size())).isEqualTo(stored.subList(0, forms.size()));
+        assertThat(stored.subList(2 * forms.size(), 3 * forms.size())).isEqualTo(stored.subList(0, forms.size()));
+    }
+
+    @Test
     void aWriteWithoutItsOrderingValueIsTheSameErrorEverywhere() {
         long before = sql.latestCommit();
         assertThat(sqlCode("UPSERT INTO " + t + " (k, name) VALUES (9, 'x')")).isEqualTo("MISSING_ORDERING_VALUE");
@@ -76,6 +186,22 @@ class CrossSurfaceTests extends IntegrationTest {
         assertThat(graphqlCode("mutation { upsert_" + t + "(rows: [{k: \"9\", name: \"x\"}]) { commit } }"))
                 .isEqualTo("MISSING_ORDERING_VALUE");
         assertThat(sql.latestCommit()).isEqualTo(before);
+    }
+
+    @Test
+    void aRowWithoutItsOrderingValueIsNamedOnEverySurface() {
+        // Rows naming other columns than the rows before them start a statement of their own: a
+        // refusal of the statement names its first row, not the whole body.
+        JsonNode viaRest = SqlClient.JSON.readTree(given().port(port).contentType("application/json")
+                .body("{\"rows\": [{\"k\": 8, \"ix\": 1}, {\"k\": 9}]}")
+                .post("/v1/tables/" + t + "/rows").asString());
+        assertThat(viaRest.path("code").asString()).as(viaRest.toString()).isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(viaRest.path("pointer").asString()).isEqualTo("/rows/1");
+        JsonNode viaGraphql = graphqlError("mutation { upsert_" + t + "(rows: [{k: \"8\", ix: \"1\"}, {k: \"9\"}]) "
+                + "{ commit } }");
+        assertThat(viaGraphql.path("extensions").path("code").asString()).as(viaGraphql.toString())
+                .isEqualTo("MISSING_ORDERING_VALUE");
+        assertThat(viaGraphql.path("extensions").path("argument").asString()).isEqualTo("rows[1]");
     }
 
     @Test
@@ -139,6 +265,22 @@ class CrossSurfaceTests extends IntegrationTest {
                 .isEqualTo("INVALID_PARAMETER");
         assertThat(graphqlCode("{ " + t + "(orderBy: [{column: qty}, {column: qty, direction: DESC}]) { nodes { k } } }"))
                 .isEqualTo("INVALID_PARAMETER");
+    }
+
+    @Test
+    void aCursorOfOneSurfaceIsRefusedByTheOtherNotMisread() {
+        // REST pages by the last row's values in its order, GraphQL by rows served: the same format,
+        // different positions. Each refuses the other's rather than serving another page.
+        String rest = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + t + "/rows?limit=2&order=k")
+                .asString()).path("nextCursor").asString();
+        String graphql = graphql("{ " + t + "(limit: 2, orderBy: [{column: k}]) { pageInfo { endCursor } } }")
+                .path("data").path(t).path("pageInfo").path("endCursor").asString();
+        JsonNode refused = graphqlError("{ " + t + "(limit: 2, orderBy: [{column: k}], after: \"" + rest + "\") "
+                + "{ nodes { k } } }");
+        assertThat(refused.path("extensions").path("code").asString()).as(refused.toString())
+                .isEqualTo("INVALID_PARAMETER");
+        assertThat(refused.path("extensions").path("argument").asString()).isEqualTo("after");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?cursor=" + graphql, null)).isEqualTo("INVALID_PARAMETER");
     }
 
     @Test

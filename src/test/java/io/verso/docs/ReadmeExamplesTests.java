@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +34,8 @@ import tools.jackson.databind.JsonNode;
  * bash script (so variables taken from responses carry from block to block), each SQL block is one
  * {@code POST /v1/sql}, each GraphQL block one {@code POST /graphql}, and each JSON block must parse.
  * A request must succeed unless the comment after it shows its status ({@code # 400 ...}); the
- * values a comment shows ({@code "amount":"104"}) must be in the response.
+ * values a comment shows ({@code "amount":"104"}) must be in the response, and a JSON block right
+ * after a GraphQL block is that request's whole response.
  */
 class ReadmeExamplesTests {
 
@@ -88,7 +90,14 @@ class ReadmeExamplesTests {
                 .append("  cat \"$body\"\n")
                 .append("}\n");
         int skipped = 0;
+        // A JSON block right after a GraphQL block shows that request's response: README line -> response.
+        Map<Integer, String> shown = new LinkedHashMap<>();
+        Block previous = null;
         for (Block block : blocks) {
+            if (block.lang().equals("json") && previous != null && previous.lang().equals("graphql")) {
+                shown.put(lastLine(previous), block.text());
+            }
+            previous = block;
             switch (block.lang()) {
                 case "sh", "shell" -> {
                     if (!block.text().contains("curl")) {
@@ -127,6 +136,47 @@ class ReadmeExamplesTests {
         for (Call call : calls) {
             check(call, lines);
         }
+        for (Map.Entry<Integer, String> response : shown.entrySet()) {
+            Call call = calls.stream().filter(c -> c.line() == response.getKey()).findFirst().orElseThrow();
+            JsonNode actual = SqlClient.JSON.readTree(call.body());
+            assertThat(matches(SqlClient.JSON.readTree(response.getValue()), actual, new LinkedHashMap<>()))
+                    .as("the response README.md shows after line " + response.getKey() + ", got\n" + actual).isTrue();
+        }
+    }
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("<\\w+>");
+
+    /**
+     * Whether {@code actual} is the response {@code shown}: equal, except that a string shown as a
+     * placeholder ({@code "<c1>"}) stands for any string, the same one wherever that placeholder is.
+     */
+    private static boolean matches(JsonNode shown, JsonNode actual, Map<String, String> bound) {
+        if (shown.isString() && PLACEHOLDER.matcher(shown.asString()).matches()) {
+            return actual.isString() && bound.computeIfAbsent(shown.asString(), k -> actual.asString())
+                    .equals(actual.asString());
+        }
+        if (shown.isObject()) {
+            if (!actual.isObject() || !Set.copyOf(shown.propertyNames()).equals(Set.copyOf(actual.propertyNames()))) {
+                return false;
+            }
+            return shown.propertyNames().stream().allMatch(name -> matches(shown.get(name), actual.get(name), bound));
+        }
+        if (shown.isArray()) {
+            if (!actual.isArray() || shown.size() != actual.size()) {
+                return false;
+            }
+            for (int i = 0; i < shown.size(); i++) {
+                if (!matches(shown.get(i), actual.get(i), bound)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return shown.equals(actual);
+    }
+
+    private static int lastLine(Block block) {
+        return block.firstLine() + (int) block.text().lines().count() - 1;
     }
 
     private static void check(Call call, List<String> lines) {
@@ -219,7 +269,7 @@ class ReadmeExamplesTests {
         Path file = dir.resolve("block" + block.firstLine() + ".json");
         Files.writeString(file, SqlClient.JSON.writeValueAsString(new LinkedHashMap<>(body)));
         // The block's own line is where its result would be shown: its last line.
-        int last = block.firstLine() + (int) block.text().lines().count() - 1;
+        int last = lastLine(block);
         script.append("VERSO_AT=").append(last).append("; curl -s localhost:").append(port).append(path)
                 .append(" -H 'Content-Type: application/json' -d @").append(file).append(" > /dev/null\n");
     }

@@ -26,6 +26,28 @@ class FirstUserFindingsTests extends IntegrationTest {
     }
 
     @Test
+    void aTableWithoutADefaultGroupOffersNoneOnAnySurface() {
+        String t = table("no_default");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, a INT, ax BIGINT, b TEXT, bx BIGINT, "
+                + "ATTRIBUTE GROUP ga (a, ax) VALID BY (ax), ATTRIBUTE GROUP gb (b, bx) VALID BY (bx)) VERSIONED");
+        sql.write("UPSERT INTO " + t + " (k, a, ax) VALUES (1, 5, 10)");
+        long before = sql.latestCommit();
+        RestClient rest = new RestClient(port);
+        JsonNode described = io.verso.support.SqlClient.JSON.readTree(rest.request().get("/v1/tables/" + t).asString());
+        List<String> groups = new java.util.ArrayList<>();
+        described.get("groups").forEach(g -> groups.add(g.get("name").asString()));
+        assertThat(groups).containsExactly("ga", "gb");
+
+        RestClient.problem(rest.json("{\"group\": \"default\", \"rows\": [{\"k\": 2}]}").post("/v1/tables/" + t + "/rows"),
+                400, "UNKNOWN_GROUP", "/group");
+        sql.fails(400, "UNKNOWN_GROUP", "UPSERT INTO " + t + " (k) VALUES (2) ATTRIBUTE GROUP \"default\"");
+        RestClient.problem(rest.request().get("/v1/tables/" + t + "/history?key=1&group=default"),
+                400, "UNKNOWN_GROUP", "group");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+        assertThat(sql.rows("SELECT DISTINCT _group FROM history(" + t + ")")).containsExactly(List.of("ga"));
+    }
+
+    @Test
     void aRestValueErrorNamesTheRowItPointsAt() {
         String t = table("rest_rows");
         sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, amount NUMERIC(10,2)) UPSERT");

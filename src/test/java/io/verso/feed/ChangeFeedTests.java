@@ -193,6 +193,27 @@ class ChangeFeedTests extends IntegrationTest {
     }
 
     @Test
+    void aCursorBeyondTheLatestCommitIsRefusedNotAnsweredWithAnEmptyPage() throws Exception {
+        String t = table("beyond");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v INT) VERSIONED");
+        long latest = sql.write("UPSERT INTO " + t + " VALUES (1, 1)");
+        // The feed never hands out such a cursor (one of another install, or of a database restored
+        // from an older backup): an empty page would let the consumer skip the commits up to it.
+        long beyond = latest + 1000;
+        for (String accept : List.of("application/json", "text/event-stream")) {
+            HttpResponse<String> refused = send("/v1/tables/" + t + "/changes?after=" + beyond, accept);
+            assertThat(refused.statusCode()).as(accept + ": " + refused.body()).isEqualTo(400);
+            JsonNode problem = SqlClient.JSON.readTree(refused.body());
+            assertThat(problem.get("code").asString()).isEqualTo("FEED_BEYOND_LATEST");
+            assertThat(problem.get("pointer").asString()).isEqualTo("after");
+            assertThat(problem.get("detail").asString()).contains(Long.toString(beyond));
+        }
+        // The latest commit itself is a cursor the feed hands out: caught up, an empty page.
+        JsonNode caughtUp = get("/v1/tables/" + t + "/changes?after=" + sql.latestCommit());
+        assertThat(caughtUp.get("changes")).isEmpty();
+    }
+
+    @Test
     void aCommitThroughOneInstanceReachesAStreamOnTheOther() throws Exception {
         String t = table("two");
         sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v INT) VERSIONED");

@@ -9,8 +9,12 @@ import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Query;
 import io.verso.sql.ast.Statement;
 import io.verso.sql.ast.TypeSpec;
+import io.verso.support.StatementKinds;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -83,15 +87,42 @@ class StatementRoundTripTests {
         "SELECT * FROM history(balances) WHERE chain_id = 1 AND _group = ? ORDER BY _commit, _group LIMIT 10 OFFSET 20",
         "SELECT count(*), min(amount), max(amount), sum(amount), avg(amount) FROM balances WHERE NOT (label LIKE ?)",
         "SELECT * FROM changes(balances) WHERE _commit > ? ORDER BY _commit, chain_id LIMIT 1001",
+        "INSERT INTO archive (id, name) SELECT id, name FROM items WHERE price > 10",
+        "UPSERT INTO totals SELECT * FROM items WHERE ix > 1 ATTRIBUTE GROUP holding",
+        "CREATE VIEW recent AS SELECT * FROM items WHERE ix > 100",
+        "CREATE VIEW IF NOT EXISTS named (a, b) AS SELECT id, name FROM items",
+        "CREATE DERIVED TABLE by_owner PRIMARY KEY (owner) AS SELECT owner, sum(amount) FROM ledger",
+        "CREATE DERIVED TABLE appended AS SELECT * FROM ledger WHERE amount > 0",
+        "ALTER TABLE balances SET APPEND",
+        "ALTER TABLE balances VALID BY (ix) REVISION BY (rev)",
     })
     void formattingAStatementAndParsingItAgainGivesTheSameTree(String text) {
         Statement parsed = single(text);
         String formatted = format(parsed);
         Statement reparsed = single(formatted);
+        // A view's or derived table's query text is kept as written, so it differs in the formatted form.
         assertThat(reparsed).as(formatted).usingRecursiveComparison().ignoringFieldsOfTypes(Pos.class)
-                .isEqualTo(parsed);
+                .ignoringFields("text").isEqualTo(parsed);
         assertThat(format(reparsed)).isEqualTo(formatted);
     }
+
+    /**
+     * The forms above reach every kind of statement the parser makes; a new kind fails here until a
+     * form of it is added. DELETE by keys has no text: REST and GraphQL build it, and their tests cover it.
+     */
+    @Test
+    void theFormsCoverEveryKindOfStatement() throws Exception {
+        Set<Class<?>> covered = new HashSet<>();
+        for (String form : StatementRoundTripTests.class.getDeclaredMethod(
+                "formattingAStatementAndParsingItAgainGivesTheSameTree", String.class)
+                .getAnnotation(ValueSource.class).strings()) {
+            covered.add(single(form).getClass());
+        }
+        Set<Class<?>> kinds = new HashSet<>(StatementKinds.all());
+        kinds.remove(Statement.DeleteKeys.class);
+        assertThat(covered).containsAll(kinds);
+    }
+
 
     private static Statement single(String text) {
         List<Statement> statements = SqlParser.parse(text).statements();
@@ -103,9 +134,23 @@ class StatementRoundTripTests {
     static String format(Statement statement) {
         if (statement instanceof Statement.InsertRows s) {
             return (s.upsert() ? "UPSERT" : "INSERT") + " INTO " + id(s.table())
-                    + (s.columns().isEmpty() ? "" : " (" + ids(s.columns()) + ")") + " VALUES "
-                    + s.rows().stream().map(r -> "(" + exprs(r) + ")").collect(Collectors.joining(", "))
+                    + (s.columns().isEmpty() ? "" : " (" + ids(s.columns()) + ")")
+                    + (s.query() != null ? " " + query(s.query()) : " VALUES "
+                    + s.rows().stream().map(r -> "(" + exprs(r) + ")").collect(Collectors.joining(", ")))
                     + (s.group() == null ? "" : " ATTRIBUTE GROUP " + id(s.group()));
+        }
+        if (statement instanceof Statement.CreateView s) {
+            return "CREATE VIEW " + (s.ifNotExists() ? "IF NOT EXISTS " : "") + id(s.name())
+                    + (s.columns().isEmpty() ? "" : " (" + ids(s.columns()) + ")") + " AS " + query(s.query());
+        }
+        if (statement instanceof Statement.CreateDerived s) {
+            return "CREATE DERIVED TABLE " + id(s.name())
+                    + (s.primaryKey().isEmpty() ? "" : " PRIMARY KEY (" + ids(s.primaryKey()) + ")")
+                    + " AS " + query(s.query());
+        }
+        if (statement instanceof Statement.ChangeOrdering s) {
+            // Parsed only to be refused: the tree keeps what the ALTER would change, not how.
+            return "ALTER TABLE " + id(s.table()) + (s.what().equals("mode") ? " SET APPEND" : " VALID BY (\"x\")");
         }
         if (statement instanceof Statement.Update s) {
             return "UPDATE " + id(s.table()) + " SET " + assignments(s.assignments())

@@ -3,6 +3,7 @@ package io.verso.api.graphql;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import graphql.schema.DataFetchingEnvironment;
+import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
 import io.verso.error.VersoException;
 import java.util.LinkedHashMap;
@@ -43,15 +44,21 @@ class GraphqlErrors implements DataFetcherExceptionResolver {
         if (verso instanceof VersoException.ServerError) {
             log.error("GraphQL field {} failed: {}", env.getExecutionStepInfo().getPath(), verso.getMessage(), verso);
         }
-        Map<String, Object> extensions = new LinkedHashMap<>();
-        extensions.put("code", verso.code().name());
-        extensions.put("status", verso.code().status());
-        extensions.put("category", verso.code().category().name());
+        Map<String, Object> extensions = extensions(verso.code());
         if (verso instanceof VersoException.UserError user && user.origin() instanceof Origin.Argument argument) {
             extensions.put("argument", argument.path());
         }
         return Mono.just(List.of(GraphqlErrorBuilder.newError(env).errorType(classify(verso)).message(verso.getMessage())
                 .extensions(extensions).build()));
+    }
+
+    /** What every refusal carries in its extensions, whichever stage refused: code, status, category. */
+    static Map<String, Object> extensions(ErrorCode code) {
+        Map<String, Object> extensions = new LinkedHashMap<>();
+        extensions.put("code", code.name());
+        extensions.put("status", code.status());
+        extensions.put("category", code.category().name());
+        return extensions;
     }
 
     private static ErrorType classify(VersoException e) {

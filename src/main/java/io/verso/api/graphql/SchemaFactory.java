@@ -590,7 +590,7 @@ final class SchemaFactory {
             if (env.getArgument("offset") != null) {
                 throw VersoException.argument(ErrorCode.INVALID_REQUEST, "give after or offset, not both", "after");
             }
-            Cursor cursor = Cursor.decode(after, Pos.of(new Origin.Argument("after")));
+            Cursor cursor = Cursor.decodeOffset(after, Pos.of(new Origin.Argument("after")));
             offset = cursor.offset();
             if (asOf == null && t.historied() && cursor.commit() != null) {
                 // The cursor keeps the commit its first page read at, asOfTime resolved included.

@@ -18,12 +18,10 @@ import graphql.schema.CoercingParseValueException;
 import graphql.schema.CoercingSerializeException;
 import graphql.schema.GraphQLScalarType;
 import io.verso.analyze.Values;
+import io.verso.error.ErrorCode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,17 +48,19 @@ final class VersoScalars {
     static final GraphQLScalarType NUMERIC = scalar("Numeric",
             "An exact decimal (NUMERIC), as a JSON string in plain notation (input: a string or a number literal).",
             text -> Values.decimal(text).toPlainString());
+    /** Taken only by {@code asOfCommit}: a refused one gets the code AS OF COMMIT gets in /v1/sql. */
     static final GraphQLScalarType COMMIT_SEQ = scalar("CommitSeq",
             "A commit sequence: a positive 64-bit integer, as a JSON string.",
-            text -> integerText(text, 1));
+            text -> integerText(text, 1), VersoScalars::commitRefusal);
     static final GraphQLScalarType DATE = scalar("Date", "A calendar date, ISO-8601 (2026-10-01).",
             text -> LocalDate.parse(text.trim()).toString());
+    // Timestamps take the forms REST and /v1/sql take, judged by the one value codec.
     static final GraphQLScalarType TIMESTAMP = scalar("Timestamp",
             "A date and time without time zone, ISO-8601 (2026-10-01T12:00:00.123).",
-            VersoScalars::timestamp);
+            Values::timestampText);
     static final GraphQLScalarType TIMESTAMPTZ = scalar("TimestampTz",
-            "An instant, ISO-8601 with offset; read back in UTC (2026-10-01T12:00:00Z).",
-            VersoScalars::timestampTz);
+            "An instant, ISO-8601 with Z or an offset; read back in UTC (2026-10-01T12:00:00Z).",
+            Values::timestampText);
     static final GraphQLScalarType UUID_TYPE = scalar("UUID", "A UUID in its canonical text form.",
             text -> UUID.fromString(text.trim()).toString());
     static final GraphQLScalarType JSON_TYPE = GraphQLScalarType.newScalar().name("JSON")
@@ -80,31 +80,46 @@ final class VersoScalars {
         return value.toString();
     }
 
-    private static String timestamp(String text) {
-        String t = text.trim().replace(' ', 'T');
-        LocalDateTime.parse(t);
-        return t;
+    private static ErrorCode commitRefusal(String text) {
+        try {
+            return Values.decimal(text).signum() <= 0 ? ErrorCode.AS_OF_NOT_POSITIVE : ErrorCode.AS_OF_NOT_INTEGER;
+        } catch (RuntimeException e) {
+            return ErrorCode.AS_OF_NOT_INTEGER;
+        }
     }
 
-    private static String timestampTz(String text) {
-        String t = text.trim().replace(' ', 'T');
-        OffsetDateTime.parse(t);
-        return t;
-    }
-
-    /** A string-valued scalar whose canonical text {@code canon} computes, rejecting what it throws on. */
+    /**
+     * A string-valued scalar whose canonical text {@code canon} computes, rejecting what it throws on
+     * with INVALID_VALUE, the code REST and /v1/sql give a value its column cannot hold.
+     */
     private static GraphQLScalarType scalar(String name, String description, Function<String, String> canon) {
-        return GraphQLScalarType.newScalar().name(name).description(description)
-                .coercing(new TextCoercing(name, canon)).build();
+        return scalar(name, description, canon, text -> ErrorCode.INVALID_VALUE);
     }
 
+    private static GraphQLScalarType scalar(String name, String description, Function<String, String> canon,
+                                            Function<String, ErrorCode> refusal) {
+        return GraphQLScalarType.newScalar().name(name).description(description)
+                .coercing(new TextCoercing(name, canon, refusal)).build();
+    }
+
+    /**
+     * A refused input keeps graphql-java's classification (a ValidationError, or a variable's coercion
+     * error) and carries in its extensions the same code, status and category an engine error has:
+     * clients branch on the code whichever stage refused the value.
+     */
     private static final class TextCoercing implements Coercing<String, String> {
         private final String name;
         private final Function<String, String> canon;
+        private final Function<String, ErrorCode> refusal;
 
-        TextCoercing(String name, Function<String, String> canon) {
+        TextCoercing(String name, Function<String, String> canon, Function<String, ErrorCode> refusal) {
             this.name = name;
             this.canon = canon;
+            this.refusal = refusal;
+        }
+
+        private Map<String, Object> refused(Object input) {
+            return GraphqlErrors.extensions(refusal.apply(String.valueOf(input)));
         }
 
         private String canonical(Object value) {
@@ -129,13 +144,14 @@ final class VersoScalars {
         @Override
         public String parseValue(Object input, GraphQLContext context, Locale locale) {
             if (!(input instanceof String || input instanceof Number)) {
-                throw new CoercingParseValueException(name + " takes a string" + (numeric() ? " or a number" : "")
-                        + ", not " + input);
+                throw CoercingParseValueException.newCoercingParseValueException().message(name + " takes a string"
+                        + (numeric() ? " or a number" : "") + ", not " + input).extensions(refused(input)).build();
             }
             try {
                 return canonical(input);
             } catch (RuntimeException e) {
-                throw new CoercingParseValueException("'" + input + "' is not a valid " + name);
+                throw CoercingParseValueException.newCoercingParseValueException()
+                        .message("'" + input + "' is not a valid " + name).extensions(refused(input)).build();
             }
         }
 
@@ -146,13 +162,14 @@ final class VersoScalars {
                     : input instanceof FloatValue f ? f.getValue()
                     : null;
             if (raw == null || (!numeric() && !(input instanceof StringValue))) {
-                throw new CoercingParseLiteralException(name + " takes a string" + (numeric() ? " or a number" : "")
-                        + " literal");
+                throw CoercingParseLiteralException.newCoercingParseLiteralException().message(name + " takes a string"
+                        + (numeric() ? " or a number" : "") + " literal").extensions(refused(raw)).build();
             }
             try {
                 return canonical(raw);
             } catch (RuntimeException e) {
-                throw new CoercingParseLiteralException("'" + raw + "' is not a valid " + name);
+                throw CoercingParseLiteralException.newCoercingParseLiteralException()
+                        .message("'" + raw + "' is not a valid " + name).extensions(refused(raw)).build();
             }
         }
 

@@ -140,7 +140,9 @@ final class WriteJobs {
                 }
                 values.add(row);
             }
-            return new Statement.InsertRows(upsert, target, names, values, groupIdent, ReadJobs.at(b, "rows"));
+            // Its own position is its first row: a refusal of the whole statement names that row.
+            return new Statement.InsertRows(upsert, target, names, values, groupIdent,
+                    ReadJobs.at(b, "rows[" + start + "]"));
         }
 
         @Override

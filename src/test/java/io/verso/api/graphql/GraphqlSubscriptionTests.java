@@ -109,6 +109,14 @@ class GraphqlSubscriptionTests extends GraphqlSupport {
             }
             assertThat(bad.get("id").asString()).isEqualTo("bad");
             assertThat(bad.toString()).as(bad.toString()).contains("INVALID_PARAMETER", "after must be");
+
+            // A cursor after the latest commit was never handed out: refused, not followed silently.
+            socket.subscribe("beyond", readable, commit + 1000);
+            JsonNode beyond = socket.next();
+            while (!beyond.get("id").asString().equals("beyond")) {
+                beyond = socket.next(); // the refused subscriptions' "complete"
+            }
+            assertThat(beyond.toString()).as(beyond.toString()).contains("FEED_BEYOND_LATEST");
         }
     }
 

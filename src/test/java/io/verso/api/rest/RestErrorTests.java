@@ -128,7 +128,7 @@ class RestErrorTests extends IntegrationTest {
                 400, "INVALID_VALUE", "key[0]");
         problem(rest.request().get("/v1/tables/{t}/row", t), 400, "INVALID_REQUEST", "key");
         problem(rest.request().queryParam("asOfCommit", "abc").get("/v1/tables/{t}/rows", t),
-                400, "INVALID_PARAMETER", "asOfCommit");
+                400, "AS_OF_NOT_INTEGER", "asOfCommit");
         problem(rest.request().queryParam("asOfCommit", "0").get("/v1/tables/{t}/rows", t),
                 400, "AS_OF_NOT_POSITIVE", "asOfCommit");
         problem(rest.request().queryParam("asOfCommit", latest + 1000).get("/v1/tables/{t}/rows", t),

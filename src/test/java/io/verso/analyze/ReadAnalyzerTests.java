@@ -1,0 +1,97 @@
+package io.verso.analyze;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.verso.catalog.TableDef;
+import io.verso.error.ErrorCode;
+import io.verso.error.Origin;
+import io.verso.error.VersoException;
+import io.verso.sql.SqlParser;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The analysis of reads against an in-memory catalog, without a database (latest commit 100): each
+ * bad SELECT fails with its code at the line and column of the part at fault. {@code at} names that
+ * part by its first occurrence in the text; a statement on two lines shows the line counts too.
+ */
+class ReadAnalyzerTests {
+
+    private static final Map<String, TableDef> CATALOG = Map.of(
+            "items", table(1, "CREATE TABLE items (id BIGINT PRIMARY KEY, name TEXT, price NUMERIC(12,2), ix INT) "
+                    + "VERSIONED VALID BY (ix)"),
+            "settings", table(2, "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT) UPSERT"),
+            "events", table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND"));
+
+    private static TableDef table(long id, String ddl) {
+        TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
+        return new TableDef(id, t.name(), t.mode(), t.columns(), t.groups(), 0, 1);
+    }
+
+    private static TableDef lookup(Ident name) {
+        TableDef table = CATALOG.get(name.name());
+        if (table == null) {
+            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
+        }
+        return table;
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            SELECT nope FROM items                                         | UNKNOWN_COLUMN         | nope
+            SELECT * FROM nope                                             | UNKNOWN_TABLE          | nope
+            SELECT i.id FROM items i JOIN events e ON e.nope = i.id        | UNKNOWN_COLUMN         | e.nope
+            SELECT name FROM items, settings                               | AMBIGUOUS_COLUMN       | name
+            SELECT _commit FROM items                                      | UNKNOWN_COLUMN         | _commit
+            SELECT nosuch(id) FROM items                                   | UNKNOWN_FUNCTION       | nosuch
+            SELECT name, count(*) FROM items                               | COLUMN_NOT_GROUPED     | name
+            SELECT id FROM items WHERE count(*) > 1                        | AGGREGATE_MISPLACED    | count
+            SELECT id FROM items UNION SELECT id, name FROM items          | SET_OPERATION_MISMATCH | UNION
+            SELECT * FROM items LIMIT -1                                   | INVALID_LIMIT          | -1
+            SELECT * FROM settings AS OF COMMIT 5                          | AS_OF_NOT_SUPPORTED    | AS OF
+            SELECT * FROM history(settings)                                | NO_HISTORY             | history
+            SELECT * FROM items AS OF COMMIT 0                             | AS_OF_NOT_POSITIVE     | AS OF
+            SELECT * FROM items AS OF COMMIT 101                           | AS_OF_BEYOND_LATEST    | AS OF
+            SELECT * FROM items AS OF COMMIT 'x'                           | AS_OF_NOT_INTEGER      | AS OF
+            SELECT * FROM items AS OF COMMIT 5 i JOIN settings s ON s.name = i.name WHERE i.id = 1 AS OF COMMIT 7 | AS_OF_NOT_SUPPORTED | AS OF COMMIT 7
+            "SELECT id\nFROM items\nWHERE nope = 1"                        | UNKNOWN_COLUMN         | nope
+            "SELECT id FROM items\nUNION SELECT kind FROM events AS OF COMMIT 200" | AS_OF_BEYOND_LATEST | AS OF
+            """)
+    void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
+        String statement = text.replace("\\n", "\n");
+        VersoException.UserError error = catchThrowableOfType(VersoException.UserError.class, () -> analyse(statement));
+        assertThat(error).as("refused: " + statement).isNotNull();
+        assertThat(error.code()).as(error.getMessage()).isEqualTo(ErrorCode.valueOf(codeName));
+        int offset = statement.indexOf(at);
+        assertThat(offset).as("'" + at + "' in the statement").isNotNegative();
+        int line = (int) statement.substring(0, offset).chars().filter(c -> c == '\n').count() + 1;
+        int column = offset - statement.lastIndexOf('\n', offset - 1);
+        assertThat(error.origin()).as(error.getMessage()).isEqualTo(new Origin.Text(line, column));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+            SELECT i.name, s.value FROM items AS OF COMMIT 5 i LEFT JOIN settings s ON s.name = i.name
+            SELECT name, count(*) FROM items GROUP BY name HAVING count(*) > 1 ORDER BY 2 DESC
+            SELECT _group, _commit, _deleted FROM history(items) WHERE id = 1
+            SELECT kind FROM events AS OF COMMIT 100 UNION SELECT name FROM items
+            """)
+    void aGoodReadPasses(String text) {
+        analyse(text);
+    }
+
+    private static void analyse(String text) {
+        SqlParser.Script script = SqlParser.parse(text);
+        List<Object> params = new ArrayList<>();
+        AsOfResolver asOf = new AsOfResolver(params, 100);
+        for (Statement statement : script.statements()) {
+            ReadAnalyzer.select((Statement.Select) statement, ReadAnalyzerTests::lookup, asOf, params.size());
+        }
+    }
+}

@@ -1,0 +1,15 @@
+UPSERT INTO items (id, name, price, ix) SELECT id, name, price * 2, ix + 1 FROM items WHERE price > ?
+
+-- compiled
+SELECT CAST(CAST("q"."c0" AS bigint) AS text),
+  CAST(CAST("q"."c1" AS text) AS text),
+  CAST(CAST("q"."c2" AS numeric(12,2)) AS text),
+  CAST(CAST("q"."c3" AS integer) AS text)
+  FROM (SELECT "id", "name", ("price" * 2),
+  ("ix" + 1)
+  FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
+  FROM "verso_data"."t2_cur"
+  WHERE "_d0" = FALSE) AS "items"
+  WHERE ("price" > ?)) AS "q"("c0", "c1", "c2", "c3")
+  ORDER BY 1
+-- $1 = 1 (Integer)
