@@ -8,6 +8,7 @@ import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.replica.ClientCommit;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
 import io.verso.security.Privilege;
@@ -106,8 +107,11 @@ public class ChangeFeed {
         Pos at = Pos.pointer("after");
         Pos tablePos = Pos.pointer("table");
         Expr where = new Expr.Binary(op, ReadBuilder.column("_commit", at), b.param(commit, at), at);
-        return engine.execute(List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.CHANGES, tablePos,
-                where, ReadBuilder.orderByNames(order, tablePos), limit, null, null, tablePos)), b.params(), null);
+        // A snapshot holding the commit: otherwise a replica behind a cursor another instance handed out would
+        // answer FEED_BEYOND_LATEST (or an empty page) for a commit that exists.
+        return ClientCommit.atLeast(commit, () -> engine.execute(List.of(ReadBuilder.select(List.of(), table.name(),
+                ReadBuilder.Source.CHANGES, tablePos, where, ReadBuilder.orderByNames(order, tablePos), limit, null,
+                null, tablePos)), b.params(), null));
     }
 
     private static List<Change> changes(TableDef table, StatementResult.Rows rows) {

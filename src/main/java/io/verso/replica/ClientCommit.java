@@ -27,6 +27,30 @@ public final class ClientCommit {
         return state == null ? -1 : state[0];
     }
 
+    /**
+     * Runs {@code read} as a caller that has seen {@code commit}: a replica serves it only once it holds that
+     * commit (else the primary does). A change feed resuming after a commit needs a snapshot that holds it,
+     * whichever instance handed the cursor out; on a thread outside an HTTP request too (event streams).
+     */
+    public static <T> T atLeast(long commit, java.util.function.Supplier<T> read) {
+        long[] state = CURRENT.get();
+        if (state == null) {
+            begin(commit);
+            try {
+                return read.get();
+            } finally {
+                end();
+            }
+        }
+        long before = state[0];
+        state[0] = Math.max(before, commit);
+        try {
+            return read.get();
+        } finally {
+            state[0] = before;
+        }
+    }
+
     /** Records that this request made or read {@code commit}. */
     public static void seen(long commit) {
         long[] state = CURRENT.get();
