@@ -51,13 +51,13 @@ public final class WriteAnalyzer {
 
     /**
      * The rows of an UPSERT or INSERT ... VALUES column by column: {@code values[i][r]} is row r's value
-     * for the i-th named column, as {@link Values#valueOf} reads it. The ingest path: a batch of a
-     * thousand rows becomes column arrays ({@link #batches(TableDef, ValuesRows, List, int, Pos)})
-     * without a map per row.
+     * for the i-th named column, as {@link Values#valueOf} reads it (or as a surface gave it, {@link
+     * Statement.ColumnValues}). The ingest path: a batch of a thousand rows becomes column arrays ({@link
+     * #batches(TableDef, ValuesRows, List, int, Pos)}) without a map per row.
      */
     public record ValuesRows(Statement.InsertRows statement, List<Ident> named, Object[][] values) {
         public int size() {
-            return statement.rows().size();
+            return statement.columnValues() != null ? statement.columnValues().size() : statement.rows().size();
         }
 
         /** The columns the rows give. */
@@ -68,11 +68,15 @@ public final class WriteAnalyzer {
         }
 
         Pos pos(int column, int row) {
-            return statement.rows().get(row).get(column).pos();
+            return statement.columnValues() != null ? statement.columnValues().origin().at(column, row)
+                    : statement.rows().get(row).get(column).pos();
         }
 
         /** How messages name row r, built only when one is needed. */
         String where(int row) {
+            if (statement.columnValues() != null) {
+                return named.isEmpty() ? "row " + (row + 1) : Origin.row(pos(0, row).origin(), row);
+            }
             List<Expr> items = statement.rows().get(row);
             return items.isEmpty() ? "row " + (row + 1) : Origin.row(items.get(0).pos().origin(), row);
         }
@@ -81,6 +85,9 @@ public final class WriteAnalyzer {
     /** The values of an UPSERT or INSERT ... VALUES, with the column list and each row's width checked. */
     public static ValuesRows valuesRows(Statement.InsertRows statement, TableDef table, List<Object> params) {
         List<Ident> named = namedColumns(statement, table);
+        if (statement.columnValues() != null) {
+            return new ValuesRows(statement, named, statement.columnValues().values());
+        }
         List<List<Expr>> rows = statement.rows();
         Object[][] values = new Object[named.size()][rows.size()];
         for (int r = 0; r < rows.size(); r++) {
