@@ -347,7 +347,7 @@ public final class WriteAnalyzer {
                 // One lookup for a value given (nearly every one); containsKey only to tell NULL from absent.
                 Object value = row.values().get(name);
                 boolean given = value != null || row.values().containsKey(name);
-                values[c][r] = text(column, ordering, tombstone, given, value, row.positions().get(name), row::where);
+                values[c][r] = text(column, ordering, tombstone, given, value, () -> row.positions().get(name), row::where);
             }
         }
         return values;
@@ -359,14 +359,12 @@ public final class WriteAnalyzer {
         for (int c = 0; c < columns.size(); c++) {
             ColumnDef column = columns.get(c);
             boolean ordering = table.isOrderingColumn(column);
-            int at = -1;
-            for (int i = 0; i < rows.named().size() && at < 0; i++) {
-                at = rows.named().get(i).name().equals(column.name()) ? i : -1;
-            }
+            int at = rows.named().stream().map(Ident::name).toList().indexOf(column.name());
             for (int r = 0; r < rows.size(); r++) {
                 int row = r;
-                values[c][r] = at < 0 ? text(column, ordering, false, false, null, null, () -> rows.where(row))
-                        : text(column, ordering, false, true, rows.values()[at][r], rows.pos(at, r), () -> rows.where(row));
+                values[c][r] = at < 0 ? text(column, ordering, false, false, null, () -> null, () -> rows.where(row))
+                        : text(column, ordering, false, true, rows.values()[at][r], () -> rows.pos(at, row),
+                        () -> rows.where(row));
             }
         }
         return values;
@@ -377,9 +375,10 @@ public final class WriteAnalyzer {
      * column's DEFAULT (not for tombstones); NULL is refused where the column needs a value.
      */
     private static String text(ColumnDef column, boolean ordering, boolean tombstone, boolean given, Object value,
-                               Pos pos, Supplier<String> where) {
-        String text = given ? Values.toTextInRow(column, value, pos, where) : tombstone ? null : column.defaultValue();
+                               Supplier<Pos> at, Supplier<String> where) {
+        String text = given ? Values.toTextInRow(column, value, at, where) : tombstone ? null : column.defaultValue();
         if (text == null) {
+            Pos pos = at.get();
             if (column.isKey()) {
                 throw null_(ErrorCode.MISSING_KEY_VALUE, "key column '" + column.name() + "' is NULL in "
                         + where.get(), pos, column);
