@@ -13,12 +13,10 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
-import io.verso.surface.Resources.KeyOutcome;
 import io.verso.surface.Resources.WriteReceipt;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,9 +31,6 @@ import tools.jackson.databind.JsonNode;
  */
 @Service
 public class WriteService {
-
-    private static final String CURRENT = "CURRENT";
-    private static final String LOST = "LOST";
 
     private final Statements statements;
     private final Catalog catalog;
@@ -298,12 +293,8 @@ public class WriteService {
                 Pos.pointer("/keys"));
         ExecutionResult result = statements.run(List.of(delete), params, "/keys");
         StatementResult.Written written = (StatementResult.Written) result.results().get(0);
-        List<KeyOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < written.rows(); i++) {
-            outcomes.add(new KeyOutcome(i, key(table, written.keys().get(i)), written.rowCurrent()[i] ? CURRENT : LOST));
-        }
         return new WriteReceipt(Commits.text(result.commit()), table.name(), keys.size(), written.versions(),
-                written.current(), written.lost(), outcomes);
+                written.current(), written.lost(), new KeyOutcomes(table.keyColumns(), List.of(written)));
     }
 
     private static Statement.Assignment assignment(String column, Object value, String pointer, List<Object> params) {
@@ -324,39 +315,21 @@ public class WriteService {
     }
 
     private static WriteReceipt receipt(TableDef table, ExecutionResult result) {
-        List<KeyOutcome> outcomes = new ArrayList<>();
-        List<ColumnDef> keyColumns = table.keyColumns();
+        List<StatementResult.Written> statements = new ArrayList<>();
         long rows = 0;
         long versions = 0;
         long current = 0;
         long lost = 0;
         for (StatementResult statement : result.results()) {
             StatementResult.Written written = (StatementResult.Written) statement;
-            for (int r = 0; r < written.rows(); r++) {
-                outcomes.add(new KeyOutcome(outcomes.size(), key(keyColumns, written.keys().get(r)),
-                        written.rowCurrent()[r] ? CURRENT : LOST));
-            }
+            statements.add(written);
             rows += written.rows();
             versions += written.versions();
             current += written.current();
             lost += written.lost();
         }
-        return new WriteReceipt(Commits.text(result.commit()), table.name(), rows, versions, current, lost, outcomes);
-    }
-
-    static Map<String, Object> key(TableDef table, String[] texts) {
-        return key(table.keyColumns(), texts);
-    }
-
-    private static Map<String, Object> key(List<ColumnDef> columns, String[] texts) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        if (texts == null) {
-            return key;
-        }
-        for (int k = 0; k < columns.size() && k < texts.length; k++) {
-            key.put(columns.get(k).name(), JsonForms.fromKeyText(columns.get(k), texts[k]));
-        }
-        return key;
+        return new WriteReceipt(Commits.text(result.commit()), table.name(), rows, versions, current, lost,
+                new KeyOutcomes(table.keyColumns(), statements));
     }
 
     static boolean isAppend(TableDef table) {
