@@ -95,9 +95,12 @@ public class WriteService {
     private static final class RowChecks {
         private final String[] names;
         private final int size;
-        /** Key columns, then the ordering columns of each group the rows write; null for a key column. */
-        private final List<GroupDef> groups = new ArrayList<>();
+        /**
+         * The columns a row must give a value for, the key columns then the ordering columns of each group
+         * the rows write; each one's group (null for a key column) and field index in the rows (-1: absent).
+         */
         private final List<String> required = new ArrayList<>();
+        private final List<GroupDef> groups = new ArrayList<>();
         private final int[] at;
 
         RowChecks(TableDef table, GroupDef group, RowsBody.Row row, int index) {
