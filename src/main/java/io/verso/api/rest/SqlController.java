@@ -67,7 +67,8 @@ class SqlController {
     /**
      * The request read in one pass of a streaming parser, straight from the bytes (the parameters of a
      * large batch are most of the body); null for anything but a well-formed object with a string
-     * {@code sql} and an array or null {@code params}, which {@link #tree} then refuses in its own words.
+     * {@code sql} and an array or null {@code params}: {@link #tree} then reads it, and refuses it in the
+     * words it always has.
      */
     private static Request streamed(byte[] body) {
         try (JsonParser p = VALUES.createParser(body)) {
