@@ -66,7 +66,7 @@ public final class Values {
      * value and, when known, where it was written.
      */
     public static String toText(ColumnDef column, Object value, Pos pos, String where) {
-        return text(column, value, pos, () -> where, false);
+        return text(column, value, () -> pos, () -> where, false);
     }
 
     /**
@@ -75,15 +75,19 @@ public final class Values {
      * value compared with the column may have any magnitude).
      */
     public static String toStoredText(ColumnDef column, Object value, Pos pos, String where) {
-        return text(column, value, pos, () -> where, true);
+        return text(column, value, () -> pos, () -> where, true);
     }
 
-    /** {@link #toStoredText}, where the row is named only if the value is refused. */
-    public static String toTextInRow(ColumnDef column, Object value, Pos pos, Supplier<String> row) {
-        return text(column, value, pos, row, true);
+    /**
+     * {@link #toStoredText}, where the value's position and row are asked for only if the value is refused
+     * (a surface builds them from its input, the JSON pointer of the field).
+     */
+    public static String toTextInRow(ColumnDef column, Object value, Supplier<Pos> at, Supplier<String> row) {
+        return text(column, value, at, row, true);
     }
 
-    private static String text(ColumnDef column, Object value, Pos pos, Supplier<String> row, boolean stored) {
+    private static String text(ColumnDef column, Object value, Supplier<Pos> at, Supplier<String> row,
+                               boolean stored) {
         if (value == null) {
             return null;
         }
@@ -135,6 +139,7 @@ public final class Values {
             String where = row.get();
             String message = "value " + quoteForMessage(text) + " for column " + column.name() + " ("
                     + type.display() + ")" + (where == null ? "" : " in " + where) + " " + reason;
+            Pos pos = at.get();
             throw pos != null ? VersoException.at(ErrorCode.INVALID_VALUE, message, pos)
                     : VersoException.pointing(ErrorCode.INVALID_VALUE, message, column.name());
         }
@@ -149,7 +154,8 @@ public final class Values {
         notBoolean(value, text);
         long plain = plainLong(text);
         if (plain != Long.MIN_VALUE) {
-            // Digits only, at most 18: the value and text BigDecimal would give, without building one.
+            // Digits only, at most 18: the value and text BigDecimal would give (the text itself when it is
+            // written so already), without building either.
             long min = type.base() == ColumnType.Base.SMALLINT ? Short.MIN_VALUE
                     : type.base() == ColumnType.Base.INTEGER ? Integer.MIN_VALUE : Long.MIN_VALUE;
             long max = type.base() == ColumnType.Base.SMALLINT ? Short.MAX_VALUE
@@ -157,7 +163,7 @@ public final class Values {
             if (plain < min || plain > max) {
                 throw new IllegalArgumentException("is out of range for " + type.display());
             }
-            return Long.toString(plain);
+            return canonicalInteger(text) ? text : Long.toString(plain);
         }
         BigDecimal decimal = bounded(new BigDecimal(text.trim()));
         BigInteger integer;

@@ -51,13 +51,13 @@ public final class WriteAnalyzer {
 
     /**
      * The rows of an UPSERT or INSERT ... VALUES column by column: {@code values[i][r]} is row r's value
-     * for the i-th named column, as {@link Values#valueOf} reads it. The ingest path: a batch of a
-     * thousand rows becomes column arrays ({@link #batches(TableDef, ValuesRows, List, int, Pos)})
-     * without a map per row.
+     * for the i-th named column, as {@link Values#valueOf} reads it (or as a surface gave it, {@link
+     * Statement.ColumnValues}). The ingest path: a batch of a thousand rows becomes column arrays ({@link
+     * #batches(TableDef, ValuesRows, List, int, Pos)}) without a map per row.
      */
     public record ValuesRows(Statement.InsertRows statement, List<Ident> named, Object[][] values) {
         public int size() {
-            return statement.rows().size();
+            return statement.columnValues() != null ? statement.columnValues().size() : statement.rows().size();
         }
 
         /** The columns the rows give. */
@@ -68,11 +68,15 @@ public final class WriteAnalyzer {
         }
 
         Pos pos(int column, int row) {
-            return statement.rows().get(row).get(column).pos();
+            return statement.columnValues() != null ? statement.columnValues().origin().at(column, row)
+                    : statement.rows().get(row).get(column).pos();
         }
 
         /** How messages name row r, built only when one is needed. */
         String where(int row) {
+            if (statement.columnValues() != null) {
+                return named.isEmpty() ? "row " + (row + 1) : Origin.row(pos(0, row).origin(), row);
+            }
             List<Expr> items = statement.rows().get(row);
             return items.isEmpty() ? "row " + (row + 1) : Origin.row(items.get(0).pos().origin(), row);
         }
@@ -81,6 +85,9 @@ public final class WriteAnalyzer {
     /** The values of an UPSERT or INSERT ... VALUES, with the column list and each row's width checked. */
     public static ValuesRows valuesRows(Statement.InsertRows statement, TableDef table, List<Object> params) {
         List<Ident> named = namedColumns(statement, table);
+        if (statement.columnValues() != null) {
+            return new ValuesRows(statement, named, statement.columnValues().values());
+        }
         List<List<Expr>> rows = statement.rows();
         Object[][] values = new Object[named.size()][rows.size()];
         for (int r = 0; r < rows.size(); r++) {
@@ -340,7 +347,7 @@ public final class WriteAnalyzer {
                 // One lookup for a value given (nearly every one); containsKey only to tell NULL from absent.
                 Object value = row.values().get(name);
                 boolean given = value != null || row.values().containsKey(name);
-                values[c][r] = text(column, ordering, tombstone, given, value, row.positions().get(name), row::where);
+                values[c][r] = text(column, ordering, tombstone, given, value, () -> row.positions().get(name), row::where);
             }
         }
         return values;
@@ -352,14 +359,12 @@ public final class WriteAnalyzer {
         for (int c = 0; c < columns.size(); c++) {
             ColumnDef column = columns.get(c);
             boolean ordering = table.isOrderingColumn(column);
-            int at = -1;
-            for (int i = 0; i < rows.named().size() && at < 0; i++) {
-                at = rows.named().get(i).name().equals(column.name()) ? i : -1;
-            }
+            int at = rows.named().stream().map(Ident::name).toList().indexOf(column.name());
             for (int r = 0; r < rows.size(); r++) {
                 int row = r;
-                values[c][r] = at < 0 ? text(column, ordering, false, false, null, null, () -> rows.where(row))
-                        : text(column, ordering, false, true, rows.values()[at][r], rows.pos(at, r), () -> rows.where(row));
+                values[c][r] = at < 0 ? text(column, ordering, false, false, null, () -> null, () -> rows.where(row))
+                        : text(column, ordering, false, true, rows.values()[at][r], () -> rows.pos(at, row),
+                        () -> rows.where(row));
             }
         }
         return values;
@@ -370,9 +375,10 @@ public final class WriteAnalyzer {
      * column's DEFAULT (not for tombstones); NULL is refused where the column needs a value.
      */
     private static String text(ColumnDef column, boolean ordering, boolean tombstone, boolean given, Object value,
-                               Pos pos, Supplier<String> where) {
-        String text = given ? Values.toTextInRow(column, value, pos, where) : tombstone ? null : column.defaultValue();
+                               Supplier<Pos> at, Supplier<String> where) {
+        String text = given ? Values.toTextInRow(column, value, at, where) : tombstone ? null : column.defaultValue();
         if (text == null) {
+            Pos pos = at.get();
             if (column.isKey()) {
                 throw null_(ErrorCode.MISSING_KEY_VALUE, "key column '" + column.name() + "' is NULL in "
                         + where.get(), pos, column);

@@ -1,5 +1,7 @@
 package io.verso.security;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * Admission of a {@code /v1/sql} request by what its statements do: {@link AdmissionFilter} lets a small
  * one through without a place, and the controller, once it has parsed the statements, asks for a light or a
@@ -19,11 +21,14 @@ public final class Admission {
     private Admission() {
     }
 
-    /** Takes a light or a heavy place for the running request, waiting at most the admission wait. */
-    public static void admit(boolean light) {
+    /**
+     * Takes a light or a heavy place for the running request, waiting at most the admission wait. {@code light}
+     * is asked only when a place is still to take: judging a large request's statements would be wasted work.
+     */
+    public static void admit(BooleanSupplier light) {
         Ticket ticket = CURRENT.get();
         if (ticket != null) {
-            ticket.admit(light);
+            ticket.admit(light.getAsBoolean());
         }
     }
 

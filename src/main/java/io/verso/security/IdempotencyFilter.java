@@ -86,9 +86,8 @@ class IdempotencyFilter extends OncePerRequestFilter {
                     "Idempotency-Key must be 1 to 255 visible ASCII characters");
             return;
         }
-        byte[] body = request.getInputStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8,
-                limits.maxRequestBytes() + 1));
-        if (body.length > limits.maxRequestBytes()) {
+        byte[] body = BodyRequest.read(request, limits.maxRequestBytes());
+        if (body == null) {
             Problems.write(response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
                     + limits.maxRequestBytes() + " bytes");
             return;
@@ -105,7 +104,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
             Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly");
             return;
         }
-        proceed(new BodyRequest(request, body), new ContentCachingResponseWrapper(response),
+        proceed(BodyRequest.with(request, body), new ContentCachingResponseWrapper(response),
                 new Idempotency.Claim(principal, key), chain);
     }
 

@@ -66,26 +66,38 @@ class InputGuard extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        byte[] body = request.getInputStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8,
-                limits.maxRequestBytes() + 1));
-        if (body.length > limits.maxRequestBytes()) {
+        byte[] body = BodyRequest.read(request, limits.maxRequestBytes());
+        if (body == null) {
             Problems.write(response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
                     + limits.maxRequestBytes() + " bytes");
             return;
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
-        } catch (CharacterCodingException e) {
-            Problems.write(response, ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8");
-            return;
+        // One pass over the bytes: ASCII needs no decoding to be valid, and only a \\u escape can smuggle a
+        // surrogate or a NUL into a JSON string (a multi-byte UTF-8 sequence holds no ASCII byte).
+        boolean ascii = true;
+        boolean escape = false;
+        for (int i = 0; i < body.length; i++) {
+            byte b = body[i];
+            if (b < 0) {
+                ascii = false;
+            } else if (b == '\\' && i + 1 < body.length && (body[i + 1] == 'u' || body[i + 1] == 'U')) {
+                escape = true;
+            }
         }
-        // Only a \\u escape can smuggle a surrogate or a NUL into a JSON string: skip the parse otherwise.
-        if (text.indexOf("\\u") >= 0 || text.indexOf("\\U") >= 0) {
+        String text = null;
+        if (!ascii) {
+            try {
+                text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+            } catch (CharacterCodingException e) {
+                Problems.write(response, ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8");
+                return;
+            }
+        }
+        if (escape) {
             String pointer = null;
             try {
-                pointer = find(JSON.readTree(text), "");
+                pointer = find(JSON.readTree(text != null ? text : new String(body, StandardCharsets.US_ASCII)), "");
             } catch (JacksonException e) {
                 // Not JSON: the endpoint says so in its own words.
             }
@@ -96,7 +108,7 @@ class InputGuard extends OncePerRequestFilter {
                 return;
             }
         }
-        chain.doFilter(new BodyRequest(request, body), response);
+        chain.doFilter(BodyRequest.with(request, body), response);
     }
 
     /** The JSON pointer of the first string holding a NUL or a lone surrogate, or null. */

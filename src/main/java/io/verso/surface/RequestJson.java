@@ -23,6 +23,9 @@ final class RequestJson {
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
+    /** The same, reading one value after another from a parser (a streaming reader's nested values). */
+    static final JsonMapper VALUES = JSON.rebuild().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
     private RequestJson() {
     }
 
@@ -69,12 +72,12 @@ final class RequestJson {
         JsonNode node = parent.get(field);
         if (node == null || node.isNull()) {
             if (required) {
-                throw invalid("\"" + field + "\" is required", pointer);
+                throw notArray(node, field, pointer);
             }
             return List.of();
         }
         if (!node.isArray()) {
-            throw invalid("\"" + field + "\" must be an array", pointer);
+            throw notArray(node, field, pointer);
         }
         List<JsonNode> items = new ArrayList<>();
         node.forEach(items::add);
@@ -82,6 +85,12 @@ final class RequestJson {
             throw invalid("\"" + field + "\" must not be empty", pointer);
         }
         return items;
+    }
+
+    /** Why {@code node}, the value of a required array field, is not one: missing or null, or another kind. */
+    static VersoException.UserError notArray(JsonNode node, String field, String pointer) {
+        return invalid("\"" + field + (node == null || node.isNull() ? "\" is required" : "\" must be an array"),
+                pointer);
     }
 
     static List<String> names(JsonNode parent, String field, String pointer) {
@@ -98,9 +107,13 @@ final class RequestJson {
 
     static JsonNode object(JsonNode node, String pointer) {
         if (node == null || !node.isObject()) {
-            throw invalid("must be a JSON object", pointer);
+            throw notObject(pointer);
         }
         return node;
+    }
+
+    static VersoException.UserError notObject(String pointer) {
+        return invalid("must be a JSON object", pointer);
     }
 
     /** A JSON pointer token for a member name (RFC 6901 escaping). */

@@ -56,11 +56,9 @@ public final class Resources {
     public record BuildError(String code, int status, String detail) {
     }
 
-    public record KeyOutcome(int index, Map<String, Object> key, String outcome) {
-    }
-
+    /** {@code outcomes}: schema KeyOutcome, one per row in request order. */
     public record WriteReceipt(String commit, String table, long rows, long versions, long current, long lost,
-                               List<KeyOutcome> outcomes) {
+                               KeyOutcomes outcomes) {
     }
 
     public record RowResult(String table, String readCommit, Map<String, Object> row) {

@@ -13,10 +13,10 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
-import io.verso.surface.Resources.KeyOutcome;
 import io.verso.surface.Resources.WriteReceipt;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,9 +32,6 @@ import tools.jackson.databind.JsonNode;
 @Service
 public class WriteService {
 
-    private static final String CURRENT = "CURRENT";
-    private static final String LOST = "LOST";
-
     private final Statements statements;
     private final Catalog catalog;
 
@@ -43,12 +40,12 @@ public class WriteService {
         this.catalog = catalog;
     }
 
-    public WriteReceipt write(String tableName, String body) {
+    public WriteReceipt write(String tableName, byte[] body) {
         TableDef table = TableService.table(catalog, tableName);
-        JsonNode request = RequestJson.object(body);
-        List<JsonNode> rows = RequestJson.array(request, "rows", "/rows", true);
-        String groupName = RequestJson.string(request, "group", "/group", false);
-        boolean insertOnly = RequestJson.bool(request, "insertOnly", "/insertOnly");
+        RowsBody request = RowsBody.read(body, table);
+        List<RowsBody.Row> rows = request.rows();
+        String groupName = RequestJson.string(request.fields(), "group", "/group", false);
+        boolean insertOnly = RequestJson.bool(request.fields(), "insertOnly", "/insertOnly");
         GroupDef group = null;
         if (groupName != null) {
             if (!table.mode().keyed()) {
@@ -61,106 +58,188 @@ public class WriteService {
         boolean insert = !table.mode().keyed() || insertOnly;
 
         // Consecutive rows naming the same columns share a statement; row order (which breaks ties
-        // between versions of one key in one request) is kept across statements. Every node carries
-        // the pointer of the body field it came from, so the engine's errors name that field.
-        // A statement's own position is its first row: a refusal of the whole statement names that row.
-        Pos runPos = null;
+        // between versions of one key in one request) is kept across statements. Every value keeps the
+        // pointer of the body field it came from, built only for a message, so the engine's errors name it.
         Ident tableIdent = new Ident(table.name(), Pos.pointer("table"));
         Ident groupIdent = group == null ? null : new Ident(group.name(), Pos.pointer("/group"));
-        List<ColumnDef> keyColumns = table.keyColumns();
         List<Statement> built = new ArrayList<>();
-        List<Object> params = new ArrayList<>();
-        List<String> runColumns = null;
-        List<Ident> runIdents = null;
-        List<List<Expr>> runRows = null;
-        // Per column of the run, once: its definition and the pointer suffix of its field.
-        ColumnDef[] runDefs = null;
-        String[] runTokens = null;
+        RowChecks checks = null;
+        Run run = null;
         for (int i = 0; i < rows.size(); i++) {
-            String at = "/rows/" + i;
-            JsonNode row = RequestJson.object(rows.get(i), at);
-            List<String> columns = new ArrayList<>(row.propertyNames());
-            checkRow(table, keyColumns, group, row, columns, at);
-            // Rows of one client nearly always name their columns in the same order: compare lists first.
-            if (runColumns == null || !runColumns.equals(columns)
-                    && !new LinkedHashSet<>(runColumns).equals(new LinkedHashSet<>(columns))) {
-                if (runColumns != null) {
-                    built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, runPos));
-                }
-                runPos = Pos.pointer(at);
-                runColumns = columns;
-                runIdents = new ArrayList<>();
-                runDefs = new ColumnDef[columns.size()];
-                runTokens = new String[columns.size()];
-                for (int c = 0; c < columns.size(); c++) {
-                    runDefs[c] = table.column(columns.get(c)).orElseThrow();
-                    runTokens[c] = "/" + RequestJson.token(columns.get(c));
-                    runIdents.add(new Ident(columns.get(c), Pos.pointer(at + runTokens[c])));
-                }
-                runRows = new ArrayList<>();
+            RowsBody.Row row = rows.get(i);
+            if (!row.isObject()) {
+                throw RequestJson.notObject("/rows/" + i);
             }
-            List<Expr> values = new ArrayList<>(runColumns.size());
-            for (int c = 0; c < runColumns.size(); c++) {
-                String pointer = at + runTokens[c];
-                values.add(new Expr.Parameter(params.size(), Pos.pointer(pointer)));
-                params.add(JsonForms.valuesItem(runDefs[c], row.get(runColumns.get(c)), pointer));
+            if (checks == null || !checks.named(row)) {
+                checks = new RowChecks(table, group, row, i);
             }
-            runRows.add(values);
+            checks.given(row, i);
+            if (run == null || !run.takes(row)) {
+                if (run != null) {
+                    built.add(run.statement(!insert, tableIdent, groupIdent));
+                }
+                // Nearly every request is one run: the first is sized for every row, later ones grow.
+                run = new Run(row, i, run == null ? rows.size() : 16);
+            }
+            run.add(row, i);
         }
-        built.add(new Statement.InsertRows(!insert, tableIdent, runIdents, runRows, groupIdent, runPos));
-        return receipt(table, statements.run(built, params, "/rows"));
+        built.add(run.statement(!insert, tableIdent, groupIdent));
+        return receipt(table, statements.run(built, List.of(), "/rows"));
     }
 
-    /** Refuses, with a pointer to the field, what the engine would refuse only by statement position. */
-    private static void checkRow(TableDef table, List<ColumnDef> keyColumns, GroupDef group, JsonNode row,
-                                 List<String> columns, String at) {
-        if (columns.isEmpty()) {
-            throw RequestJson.invalid("a row names at least one column", at);
-        }
-        Set<Integer> touched = new LinkedHashSet<>();
-        for (String name : columns) {
-            // The field's pointer is built only to refuse it: this runs for every field of every row.
-            ColumnDef column = table.column(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_COLUMN,
-                    "unknown column '" + name + "' in " + table.name(), at + "/" + RequestJson.token(name)));
-            if (!column.isKey() && table.mode().keyed()) {
-                if (group != null && column.groupId() != group.id()) {
-                    throw VersoException.pointing(ErrorCode.COLUMN_NOT_IN_GROUP, "column '" + name
-                            + "' is not in attribute group " + group.name(), at + "/" + RequestJson.token(name));
+    /**
+     * What the engine would refuse only by statement position, refused with a pointer to the field, for
+     * rows that name the same columns in the same order: the names are checked once, each row's values
+     * for the key and ordering columns it must give.
+     */
+    private static final class RowChecks {
+        private final String[] names;
+        private final int size;
+        /**
+         * The columns a row must give a value for, the key columns then the ordering columns of each group
+         * the rows write; each one's group (null for a key column) and field index in the rows (-1: absent).
+         */
+        private final List<String> required = new ArrayList<>();
+        private final List<GroupDef> groups = new ArrayList<>();
+        private final int[] at;
+
+        RowChecks(TableDef table, GroupDef group, RowsBody.Row row, int index) {
+            if (row.size == 0) {
+                throw RequestJson.invalid("a row names at least one column", "/rows/" + index);
+            }
+            Set<Integer> touched = new LinkedHashSet<>();
+            for (int f = 0; f < row.size; f++) {
+                String name = row.names[f];
+                // The field's pointer is built only to refuse it.
+                ColumnDef column = row.columns[f];
+                if (column == null) {
+                    throw VersoException.pointing(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + name + "' in "
+                            + table.name(), field(index, name));
                 }
-                touched.add(column.groupId());
+                if (!column.isKey() && table.mode().keyed()) {
+                    if (group != null && column.groupId() != group.id()) {
+                        throw VersoException.pointing(ErrorCode.COLUMN_NOT_IN_GROUP, "column '" + name
+                                + "' is not in attribute group " + group.name(), field(index, name));
+                    }
+                    touched.add(column.groupId());
+                }
+            }
+            for (ColumnDef key : table.keyColumns()) {
+                groups.add(null);
+                required.add(key.name());
+            }
+            if (group != null) {
+                touched.add(group.id());
+            }
+            for (int groupId : touched) {
+                GroupDef g = table.group(groupId);
+                for (String ordering : g.orderingColumns()) {
+                    groups.add(g);
+                    required.add(ordering);
+                }
+            }
+            this.names = row.names;
+            this.size = row.size;
+            this.at = new int[required.size()];
+            for (int k = 0; k < at.length; k++) {
+                at[k] = row.indexOf(required.get(k));
             }
         }
-        for (ColumnDef key : keyColumns) {
-            JsonNode value = row.get(key.name());
-            if (value == null || value.isNull()) {
-                throw VersoException.pointing(ErrorCode.MISSING_KEY_VALUE, "row " + at.substring(6)
-                        + " gives no value for key column '" + key.name() + "'", at + "/" + RequestJson.token(key.name()));
-            }
+
+        /** Whether {@code row} names the columns these checks were made for, in the same order. */
+        boolean named(RowsBody.Row row) {
+            return row.size == size && (row.names == names || Arrays.equals(row.names, 0, size, names, 0, size));
         }
-        if (group != null) {
-            touched.add(group.id());
-        }
-        for (int groupId : touched) {
-            GroupDef g = table.group(groupId);
-            for (String ordering : g.orderingColumns()) {
-                JsonNode value = row.get(ordering);
-                if (value == null || value.isNull()) {
-                    throw VersoException.pointing(ErrorCode.MISSING_ORDERING_VALUE, "row " + at.substring(6)
-                            + " writes " + (g.id() == 0 ? "the default group" : "attribute group " + g.name())
-                            + " and must give its ordering column '" + ordering + "'",
-                            at + "/" + RequestJson.token(ordering));
+
+        /** Row {@code index} gives a value for each key column, and each ordering column of a group it writes. */
+        void given(RowsBody.Row row, int index) {
+            for (int k = 0; k < at.length; k++) {
+                if (at[k] < 0 || row.values[at[k]] == null || row.values[at[k]] instanceof JsonNode node && node.isNull()) {
+                    GroupDef g = groups.get(k);
+                    String column = required.get(k);
+                    throw g == null
+                            ? VersoException.pointing(ErrorCode.MISSING_KEY_VALUE, "row " + index
+                                    + " gives no value for key column '" + column + "'", field(index, column))
+                            : VersoException.pointing(ErrorCode.MISSING_ORDERING_VALUE, "row " + index + " writes "
+                                    + (g.id() == 0 ? "the default group" : "attribute group " + g.name())
+                                    + " and must give its ordering column '" + column + "'", field(index, column));
                 }
             }
         }
     }
 
-    public WriteReceipt delete(String tableName, String body) {
+    private static String field(int row, String column) {
+        return "/rows/" + row + "/" + RequestJson.token(column);
+    }
+
+    /** Consecutive rows naming the same columns (in any order): one statement, its values in column arrays. */
+    private static final class Run {
+        private final String[] names;
+        private final ColumnDef[] columns;
+        private final String[] tokens;
+        private final int first;
+        private final Object[][] values;
+        private int size;
+
+        Run(RowsBody.Row row, int first, int capacity) {
+            this.names = Arrays.copyOf(row.names, row.size);
+            this.columns = Arrays.copyOf(row.columns, row.size);
+            this.tokens = new String[names.length];
+            for (int c = 0; c < names.length; c++) {
+                tokens[c] = "/" + RequestJson.token(names[c]);
+            }
+            this.first = first;
+            this.values = new Object[names.length][capacity];
+        }
+
+        boolean takes(RowsBody.Row row) {
+            if (row.size != names.length) {
+                return false;
+            }
+            for (String name : names) {
+                if (row.indexOf(name) < 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Row {@code index}'s values, each in the form its column binds (INVALID_VALUE pointing at it if none). */
+        void add(RowsBody.Row row, int index) {
+            boolean inOrder = Arrays.equals(row.names, 0, row.size, names, 0, names.length);
+            for (int c = 0; c < names.length; c++) {
+                if (size == values[c].length) {
+                    values[c] = Arrays.copyOf(values[c], size * 2);
+                }
+                Object value = row.values[inOrder ? c : row.indexOf(names[c])];
+                values[c][size] = value instanceof JsonNode node
+                        ? JsonForms.valuesItem(columns[c], node, "/rows/" + index + tokens[c]) : value;
+            }
+            size++;
+        }
+
+        Statement statement(boolean upsert, Ident table, Ident group) {
+            List<Ident> idents = new ArrayList<>();
+            for (int c = 0; c < names.length; c++) {
+                idents.add(new Ident(names[c], Pos.pointer("/rows/" + first + tokens[c])));
+                if (values[c].length > size) {
+                    values[c] = Arrays.copyOf(values[c], size);
+                }
+            }
+            Statement.ColumnValues given = new Statement.ColumnValues(values, size,
+                    (column, row) -> Pos.pointer("/rows/" + (first + row) + tokens[column]));
+            // A refusal of the whole statement names its first row.
+            return new Statement.InsertRows(upsert, table, idents, given, group, Pos.pointer("/rows/" + first));
+        }
+    }
+
+    public WriteReceipt delete(String tableName, byte[] body) {
         TableDef table = TableService.table(catalog, tableName);
         if (!table.mode().keyed()) {
             throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
                     + " is an APPEND table, which keeps every row as written: nothing can be deleted", "table");
         }
-        JsonNode request = RequestJson.object(body);
+        JsonNode request = RequestJson.object(body == null ? null : new String(body, StandardCharsets.UTF_8));
         List<JsonNode> keys = RequestJson.array(request, "keys", "/keys", true);
         JsonNode atNode = request.get("at");
         Map<String, Object> defaults = new LinkedHashMap<>();
@@ -218,12 +297,8 @@ public class WriteService {
                 Pos.pointer("/keys"));
         ExecutionResult result = statements.run(List.of(delete), params, "/keys");
         StatementResult.Written written = (StatementResult.Written) result.results().get(0);
-        List<KeyOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < written.rows(); i++) {
-            outcomes.add(new KeyOutcome(i, key(table, written.keys().get(i)), written.rowCurrent()[i] ? CURRENT : LOST));
-        }
         return new WriteReceipt(Commits.text(result.commit()), table.name(), keys.size(), written.versions(),
-                written.current(), written.lost(), outcomes);
+                written.current(), written.lost(), new KeyOutcomes(table.keyColumns(), List.of(written)));
     }
 
     private static Statement.Assignment assignment(String column, Object value, String pointer, List<Object> params) {
@@ -244,39 +319,21 @@ public class WriteService {
     }
 
     private static WriteReceipt receipt(TableDef table, ExecutionResult result) {
-        List<KeyOutcome> outcomes = new ArrayList<>();
-        List<ColumnDef> keyColumns = table.keyColumns();
+        List<StatementResult.Written> statements = new ArrayList<>();
         long rows = 0;
         long versions = 0;
         long current = 0;
         long lost = 0;
         for (StatementResult statement : result.results()) {
             StatementResult.Written written = (StatementResult.Written) statement;
-            for (int r = 0; r < written.rows(); r++) {
-                outcomes.add(new KeyOutcome(outcomes.size(), key(keyColumns, written.keys().get(r)),
-                        written.rowCurrent()[r] ? CURRENT : LOST));
-            }
+            statements.add(written);
             rows += written.rows();
             versions += written.versions();
             current += written.current();
             lost += written.lost();
         }
-        return new WriteReceipt(Commits.text(result.commit()), table.name(), rows, versions, current, lost, outcomes);
-    }
-
-    static Map<String, Object> key(TableDef table, String[] texts) {
-        return key(table.keyColumns(), texts);
-    }
-
-    private static Map<String, Object> key(List<ColumnDef> columns, String[] texts) {
-        Map<String, Object> key = new LinkedHashMap<>();
-        if (texts == null) {
-            return key;
-        }
-        for (int k = 0; k < columns.size() && k < texts.length; k++) {
-            key.put(columns.get(k).name(), JsonForms.fromKeyText(columns.get(k), texts[k]));
-        }
-        return key;
+        return new WriteReceipt(Commits.text(result.commit()), table.name(), rows, versions, current, lost,
+                new KeyOutcomes(table.keyColumns(), statements));
     }
 
     static boolean isAppend(TableDef table) {

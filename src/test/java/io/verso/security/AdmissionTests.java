@@ -68,7 +68,7 @@ class AdmissionTests {
         try {
             MockHttpServletResponse light = new MockHttpServletResponse();
             filter.doFilter(request("POST", "/v1/sql", 10), light, (rq, rs) -> {
-                Admission.admit(true);
+                Admission.admit(() -> true);
                 assertThat(filter.places(AdmissionFilter.Kind.LIGHT).availablePermits()).isEqualTo(4 * 10 - 1);
                 ((MockHttpServletResponse) rs).setStatus(200);
             });
@@ -76,7 +76,7 @@ class AdmissionTests {
             assertThat(filter.places(AdmissionFilter.Kind.LIGHT).availablePermits()).as("given back").isEqualTo(4 * 10);
             long started = System.nanoTime();
             assertThatThrownBy(() -> filter.doFilter(request("POST", "/v1/sql", 10), new MockHttpServletResponse(),
-                    (rq, rs) -> Admission.admit(false)))
+                    (rq, rs) -> Admission.admit(() -> false)))
                     .isInstanceOfSatisfying(io.verso.error.VersoException.class,
                             e -> assertThat(e.code()).isEqualTo(io.verso.error.ErrorCode.OVERLOADED))
                     .hasMessageContaining("heavy-concurrency");
@@ -86,7 +86,7 @@ class AdmissionTests {
             filter.places(AdmissionFilter.Kind.HEAVY).release();
         }
         // Outside a /v1/sql request, asking is a no-op.
-        Admission.admit(false);
+        Admission.admit(() -> false);
     }
 
     @Test

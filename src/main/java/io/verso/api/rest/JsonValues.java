@@ -1,7 +1,9 @@
 package io.verso.api.rest;
 
 import java.math.BigDecimal;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Request JSON values as the engine takes them: exact numbers, strings, booleans, null, JSON structures. */
 final class JsonValues {
@@ -23,5 +25,21 @@ final class JsonValues {
             return node.asString();
         }
         return node;
+    }
+
+    /**
+     * {@link #toJava} of the value at the parser's current token, which it consumes: strings, integers,
+     * booleans and null straight from the token, anything else through a tree of {@code mapper}.
+     */
+    static Object read(JsonParser parser, JsonMapper mapper) {
+        return switch (parser.currentToken()) {
+            case VALUE_STRING -> parser.getString();
+            case VALUE_NUMBER_INT -> parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                    ? new BigDecimal(parser.getBigIntegerValue()) : BigDecimal.valueOf(parser.getLongValue());
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            case VALUE_NULL -> null;
+            default -> toJava(mapper.readTree(parser));
+        };
     }
 }

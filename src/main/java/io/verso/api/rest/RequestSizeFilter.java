@@ -41,12 +41,12 @@ class RequestSizeFilter extends OncePerRequestFilter {
             return;
         }
         if (request.getContentLengthLong() < 0 && hasBody(request)) {
-            byte[] body = request.getInputStream().readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
-            if (body.length > maxBytes) {
+            byte[] body = BodyRequest.read(request, maxBytes);
+            if (body == null) {
                 reject(response);
                 return;
             }
-            chain.doFilter(new BodyRequest(request, body), response);
+            chain.doFilter(BodyRequest.with(request, body), response);
             return;
         }
         chain.doFilter(request, response);

@@ -47,12 +47,12 @@ class RowsController {
     }
 
     @PostMapping(path = "/rows", consumes = MediaType.APPLICATION_JSON_VALUE)
-    WriteReceipt writeRows(@PathVariable String table, @RequestBody(required = false) String body) {
+    WriteReceipt writeRows(@PathVariable String table, @RequestBody(required = false) byte[] body) {
         return writes.write(table, body);
     }
 
     @PostMapping(path = "/rows/delete", consumes = MediaType.APPLICATION_JSON_VALUE)
-    WriteReceipt deleteRows(@PathVariable String table, @RequestBody(required = false) String body) {
+    WriteReceipt deleteRows(@PathVariable String table, @RequestBody(required = false) byte[] body) {
         return writes.delete(table, body);
     }
 

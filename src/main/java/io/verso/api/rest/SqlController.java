@@ -8,6 +8,7 @@ import io.verso.error.VersoException;
 import io.verso.security.Admission;
 import io.verso.sql.ScriptCache;
 import io.verso.sql.SqlParser;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,6 +34,9 @@ class SqlController {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
+    /** The same, reading one value after another from a streaming parser. */
+    private static final JsonMapper VALUES = REQUEST_JSON.rebuild()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     private final StatementEngine engine;
     /** Clients repeat their parameterised texts (batch UPSERTs, reads by key): each is parsed once. */
@@ -42,8 +48,59 @@ class SqlController {
 
     @PostMapping(path = "/v1/sql", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    Map<String, Object> execute(@RequestBody String body,
+    Map<String, Object> execute(@RequestBody byte[] body,
                                 @RequestHeader(name = "Verso-Actor", required = false) String actor) {
+        Request request = streamed(body);
+        if (request == null) {
+            request = tree(new String(body, StandardCharsets.UTF_8));
+        }
+        SqlParser.Script script = scripts.parse(request.sql());
+        // Admitted by what the statements do (security.AdmissionFilter): a one-key read or small write is light.
+        Admission.admit(() -> engine.light(script));
+        return render(engine.execute(script, request.params(), actor));
+    }
+
+    /** The statement text and its parameters' values. */
+    private record Request(String sql, List<Object> params) {
+    }
+
+    /**
+     * The request read in one pass of a streaming parser, straight from the bytes (the parameters of a
+     * large batch are most of the body); null for anything but a well-formed object with a string
+     * {@code sql} and an array or null {@code params}: {@link #tree} then reads it, and refuses it in the
+     * words it always has.
+     */
+    private static Request streamed(byte[] body) {
+        try (JsonParser p = VALUES.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            String sql = null;
+            List<Object> params = new ArrayList<>();
+            for (String name = p.nextName(); name != null; name = p.nextName()) {
+                JsonToken token = p.nextToken();
+                if (name.equals("sql")) {
+                    sql = token == JsonToken.VALUE_STRING ? p.getString() : null;
+                    p.skipChildren();
+                } else if (name.equals("params") && token == JsonToken.START_ARRAY) {
+                    params = new ArrayList<>();
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        params.add(JsonValues.read(p, VALUES));
+                    }
+                } else if (name.equals("params") && token != JsonToken.VALUE_NULL) {
+                    return null;
+                } else {
+                    params = name.equals("params") ? new ArrayList<>() : params;
+                    p.skipChildren();
+                }
+            }
+            return sql != null && p.nextToken() == null ? new Request(sql, params) : null;
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
+    private static Request tree(String body) {
         JsonNode request;
         try {
             request = REQUEST_JSON.readTree(body);
@@ -67,10 +124,7 @@ class SqlController {
         if (params != null && params.isArray()) {
             params.forEach(p -> values.add(JsonValues.toJava(p)));
         }
-        SqlParser.Script script = scripts.parse(sql.asString());
-        // Admitted by what the statements do (security.AdmissionFilter): a one-key read or small write is light.
-        Admission.admit(engine.light(script));
-        return render(engine.execute(script, values, actor));
+        return new Request(sql.asString(), values);
     }
 
     private static Map<String, Object> render(ExecutionResult result) {

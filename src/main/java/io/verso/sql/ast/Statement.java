@@ -259,10 +259,11 @@ public sealed interface Statement {
 
     /**
      * UPSERT (upsert = true) or INSERT; {@code columns} empty means every column in table order.
-     * The rows are either listed ({@code rows}) or read by {@code query} (then {@code rows} is empty).
+     * The rows are listed ({@code rows}), read by {@code query}, or given as {@code columnValues} by a
+     * surface that read them straight into columns (then {@code rows} is empty).
      */
     record InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Query query,
-                      Ident group, Pos pos) implements Statement {
+                      Ident group, Pos pos, ColumnValues columnValues) implements Statement {
         @Override
         public Ident target() {
             return table;
@@ -273,9 +274,32 @@ public sealed interface Statement {
             return upsert ? "UPSERT" : "INSERT";
         }
 
+        public InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Query query,
+                          Ident group, Pos pos) {
+            this(upsert, table, columns, rows, query, group, pos, null);
+        }
+
         public InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Ident group,
                           Pos pos) {
-            this(upsert, table, columns, rows, null, group, pos);
+            this(upsert, table, columns, rows, null, group, pos, null);
+        }
+
+        public InsertRows(boolean upsert, Ident table, List<Ident> columns, ColumnValues values, Ident group,
+                          Pos pos) {
+            this(upsert, table, columns, List.of(), null, group, pos, values);
+        }
+    }
+
+    /**
+     * Rows a surface read straight into column arrays instead of one parameter expression per value (a
+     * REST batch of a thousand rows is then no tree of seven thousand nodes): {@code values[c][r]} is row
+     * r's value for the c-th named column, in the forms a bound parameter takes (String, BigDecimal,
+     * Boolean, null). {@code origin} says where a value came from; it is asked only for a message.
+     */
+    record ColumnValues(Object[][] values, int size, ItemOrigin origin) {
+        /** Where row {@code row}'s value of the {@code column}-th named column came from. */
+        public interface ItemOrigin {
+            Pos at(int column, int row);
         }
     }
 
