@@ -64,6 +64,8 @@ public class DerivedBuilds {
     private final TransactionTemplate beside;
     private final ThreadPoolExecutor executor;
     private final Set<UUID> running = ConcurrentHashMap.newKeySet();
+    /** Builds asked for on this instance that have not ended: queued or running. */
+    private final Set<UUID> pending = ConcurrentHashMap.newKeySet();
     private final DerivedBuildProperties properties;
 
     DerivedBuilds(Statements statements, JdbcTemplate jdbc, PlatformTransactionManager transactions,
@@ -118,6 +120,7 @@ public class DerivedBuilds {
                 }
             });
         } catch (RejectedExecutionException e) {
+            pending.remove(id);
             jdbc.update("DELETE FROM verso.derived_builds WHERE id = ?", id);
             throw new VersoException.ServerError(ErrorCode.OVERLOADED, "too many derived table builds are running or "
                     + "waiting (" + executor.getActiveCount() + " running): ask again later", null);
@@ -184,6 +187,8 @@ public class DerivedBuilds {
     private DerivedBuild run(UUID id, VersoPrincipal caller, Statement.CreateDerived create) {
         running.add(id);
         try {
+            beside(() -> jdbc.update("UPDATE verso.derived_builds SET state = 'RUNNING', updated_at = clock_timestamp() "
+                    + "WHERE id = ? AND state = 'QUEUED'", id));
             ExecutionResult result = Caller.as(caller, () -> BuildProgress.reporting(new Progress(id),
                     () -> statements.run(List.of(create), List.of(), "/")));
             finish(id, result.commit(), null, null, null);
@@ -198,6 +203,7 @@ public class DerivedBuilds {
             throw e;
         } finally {
             running.remove(id);
+            pending.remove(id);
         }
     }
 
@@ -234,17 +240,19 @@ public class DerivedBuilds {
         jdbc.update("DELETE FROM verso.derived_builds WHERE finished_at < clock_timestamp() - CAST(? AS interval)",
                 KEPT);
         jdbc.update("INSERT INTO verso.derived_builds (id, principal, table_name, state, started_at, updated_at) "
-                + "VALUES (?, ?, ?, 'RUNNING', clock_timestamp(), clock_timestamp())", id, caller.name(), table);
+                + "VALUES (?, ?, ?, 'QUEUED', clock_timestamp(), clock_timestamp())", id, caller.name(), table);
+        pending.add(id);
     }
 
     private void finish(UUID id, Long commit, ErrorCode code, Integer status, String detail) {
         try {
             beside(() -> jdbc.update("UPDATE verso.derived_builds SET state = ?, commit_seq = ?, error_code = ?, "
                     + "error_status = ?, error_detail = ?, updated_at = clock_timestamp(), "
-                    + "finished_at = clock_timestamp() WHERE id = ?", code == null ? "SUCCEEDED" : "FAILED", commit,
+                    + "finished_at = clock_timestamp() WHERE id = ? AND finished_at IS NULL",
+                    code == null ? "SUCCEEDED" : "FAILED", commit,
                     code == null ? null : code.name(), status, detail, id));
         } catch (RuntimeException e) {
-            // The build's own outcome stands (the table exists, or not); its record stays RUNNING.
+            // The build's own outcome stands (the table exists, or not); its record stays QUEUED or RUNNING.
             log.error("Derived table build {}: its outcome could not be recorded", id, e);
         }
     }
@@ -281,7 +289,8 @@ public class DerivedBuilds {
 
     /**
      * Builds still running when the service stops are rolled back with their transaction (the
-     * connection closes): their records say so, so no caller waits for them.
+     * connection closes), and builds still queued never run: their records say so, so no caller waits
+     * for them.
      */
     @PreDestroy
     void stop() throws InterruptedException {
@@ -289,9 +298,9 @@ public class DerivedBuilds {
         if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
             executor.shutdownNow();
         }
-        for (UUID id : Set.copyOf(running)) {
+        for (UUID id : Set.copyOf(pending)) {
             finish(id, null, ErrorCode.BUILD_INTERRUPTED, ErrorCode.BUILD_INTERRUPTED.status(), "the service "
-                    + "stopped while the build ran; nothing was created: ask again");
+                    + "stopped before the build ended; nothing was created: ask again");
         }
     }
 }

@@ -44,8 +44,8 @@ public final class Resources {
     }
 
     /**
-     * A derived table's creation over REST: its build's state ({@code RUNNING}, {@code SUCCEEDED},
-     * {@code FAILED}), progress over the sources' earlier commits, and outcome.
+     * A derived table's creation over REST: its build's state ({@code QUEUED}, {@code RUNNING},
+     * {@code SUCCEEDED}, {@code FAILED}), progress over the sources' earlier commits, and outcome.
      */
     public record DerivedBuild(String id, String table, String state, Long commitsTotal, long commitsApplied,
                                long rowsWritten, String commit, BuildError error, String startedAt,

@@ -171,7 +171,7 @@ class DerivedFeedsDocsTests extends IntegrationTest {
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             JsonNode build = SqlClient.JSON.readTree(response.body());
-            if (!build.get("state").asString().equals("RUNNING")) {
+            if (!List.of("QUEUED", "RUNNING").contains(build.get("state").asString())) {
                 return build;
             }
             Thread.sleep(50);

@@ -9,6 +9,7 @@ import io.verso.support.IntegrationTest;
 import io.verso.support.RestClient;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -62,7 +63,7 @@ class DerivedTablesRestTests extends IntegrationTest {
         assertThat(location).startsWith("/v1/derived-builds/");
         for (int i = 0; i < 200; i++) {
             JsonNode build = expect(rest.request().get(location), 200);
-            if (!build.get("state").asString().equals("RUNNING")) {
+            if (!List.of("QUEUED", "RUNNING").contains(build.get("state").asString())) {
                 return build;
             }
             Thread.sleep(50);
@@ -121,6 +122,39 @@ class DerivedTablesRestTests extends IntegrationTest {
         assertThat(build.get("finishedAt").isNull()).isFalse();
         assertThat(expect(rest.request().get("/v1/tables/{t}", totals), 200).get("key").toString())
                 .isEqualTo("[\"account\"]");
+    }
+
+    @Test
+    void aBuildWaitingForAThreadIsReportedQueuedThenRunsAndSucceeds() throws Exception {
+        String ledger = table("queued_ledger");
+        ledger(ledger);
+        List<Response> asked = new ArrayList<>();
+        try (Connection writer = dataSource.getConnection(); Statement lock = writer.createStatement()) {
+            writer.setAutoCommit(false);
+            lock.execute("SELECT pg_advisory_xact_lock(" + COMMIT_LOCK + ")");
+            // Two builds take the two build threads and wait for the commit lock; the third waits for a thread.
+            for (int i = 0; i < 3; i++) {
+                asked.add(rest.json(totals(table("queued_totals"), ledger)).header("Prefer", "respond-async")
+                        .post("/v1/derived-tables"));
+                expect(asked.get(i), 202);
+            }
+            for (int i = 0; i < 2; i++) {
+                String location = asked.get(i).header("Location");
+                for (int tries = 0; tries < 100
+                        && !expect(rest.request().get(location), 200).get("state").asString().equals("RUNNING"); tries++) {
+                    Thread.sleep(50);
+                }
+                assertThat(expect(rest.request().get(location), 200).get("state").asString()).isEqualTo("RUNNING");
+            }
+            JsonNode queued = expect(rest.request().get(asked.get(2).header("Location")), 200);
+            assertThat(queued.get("state").asString()).as(queued.toString()).isEqualTo("QUEUED");
+            assertThat(queued.get("finishedAt").isNull()).isTrue();
+            writer.rollback();
+        }
+        for (Response accepted : asked) {
+            JsonNode build = finished(accepted);
+            assertThat(build.get("state").asString()).as(build.toString()).isEqualTo("SUCCEEDED");
+        }
     }
 
     @Test

@@ -155,7 +155,8 @@ class GeneratedClientTests extends IntegrationTest {
         var accepted = tables.createDerivedTableWithHttpInfo(definition, "respond-async");
         assertThat(accepted.getStatusCode()).isEqualTo(202);
         DerivedBuild build = accepted.getData();
-        for (int i = 0; i < 200 && build.getState() == DerivedBuild.StateEnum.RUNNING; i++) {
+        for (int i = 0; i < 200 && (build.getState() == DerivedBuild.StateEnum.QUEUED
+                || build.getState() == DerivedBuild.StateEnum.RUNNING); i++) {
             Thread.sleep(50);
             build = tables.getDerivedBuild(build.getId().toString());
         }
