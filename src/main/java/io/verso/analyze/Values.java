@@ -118,7 +118,7 @@ public final class Values {
                     }
                     yield text.trim();
                 }
-                case TIMESTAMP, TIMESTAMPTZ -> timestamp(text);
+                case TIMESTAMP, TIMESTAMPTZ -> timestampText(text);
                 case UUID -> {
                     if (!UUID_TEXT.matcher(text.trim()).matches()) {
                         throw new IllegalArgumentException("is not a UUID");
@@ -324,18 +324,12 @@ public final class Values {
     }
 
     /**
-     * A timestamp as {@code YYYY-MM-DD[(T| )HH:MM[:SS[.f{1,9}]]][spaces][Z|z|(+|-)HH[[:]MM]]} with a valid
-     * date and time of day, scanned by hand rather than by a pattern: it is checked for every timestamp written.
-     */
-    /**
-     * The text of a TIMESTAMP or TIMESTAMPTZ value in the forms every surface accepts (date, optional
-     * time with T or a space, optional fraction, optional Z or offset), or IllegalArgumentException.
+     * The text of a TIMESTAMP or TIMESTAMPTZ value in the forms every surface accepts,
+     * {@code YYYY-MM-DD[(T| )HH:MM[:SS[.f{1,9}]]][spaces][Z|z|(+|-)HH[[:]MM]]} with a valid date and time of
+     * day, or IllegalArgumentException. Scanned by hand rather than by a pattern: it runs for every
+     * timestamp written.
      */
     public static String timestampText(String text) {
-        return timestamp(text);
-    }
-
-    private static String timestamp(String text) {
         String t = text.trim();
         int n = t.length();
         if (!(n >= 10 && digits(t, 0, 4) && t.charAt(4) == '-' && digits(t, 5, 7) && t.charAt(7) == '-'

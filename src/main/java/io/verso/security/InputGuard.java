@@ -84,11 +84,10 @@ class InputGuard extends OncePerRequestFilter {
                 escape = true;
             }
         }
-        String text = null;
         if (!ascii) {
             try {
-                text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
             } catch (CharacterCodingException e) {
                 Problems.write(response, ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8");
                 return;
@@ -97,7 +96,7 @@ class InputGuard extends OncePerRequestFilter {
         if (escape) {
             String pointer = null;
             try {
-                pointer = find(JSON.readTree(text != null ? text : new String(body, StandardCharsets.US_ASCII)), "");
+                pointer = find(JSON.readTree(body), "");
             } catch (JacksonException e) {
                 // Not JSON: the endpoint says so in its own words.
             }

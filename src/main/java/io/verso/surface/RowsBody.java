@@ -3,7 +3,6 @@ package io.verso.surface;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.catalog.TableDef;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,12 +55,7 @@ final class RowsBody {
 
         /** The index of field {@code name}, or -1. */
         int indexOf(String name) {
-            for (int i = 0; i < size; i++) {
-                if (names[i].equals(name)) {
-                    return i;
-                }
-            }
-            return -1;
+            return RowsBody.indexOf(names, size, name);
         }
     }
 
@@ -177,14 +171,6 @@ final class RowsBody {
         if (column != null && column.type().base() == ColumnType.Base.JSONB) {
             return RequestJson.VALUES.readTree(p);
         }
-        return switch (p.currentToken()) {
-            case VALUE_STRING -> p.getString();
-            case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? new BigDecimal(p.getBigIntegerValue()) : BigDecimal.valueOf(p.getLongValue());
-            case VALUE_TRUE -> Boolean.TRUE;
-            case VALUE_FALSE -> Boolean.FALSE;
-            case VALUE_NULL -> null;
-            default -> RequestJson.VALUES.readTree(p);
-        };
+        return JsonScalars.isScalar(p.currentToken()) ? JsonScalars.read(p) : RequestJson.VALUES.readTree(p);
     }
 }

@@ -1,5 +1,6 @@
 package io.verso.api.rest;
 
+import io.verso.surface.JsonScalars;
 import java.math.BigDecimal;
 import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
@@ -32,14 +33,7 @@ final class JsonValues {
      * booleans and null straight from the token, anything else through a tree of {@code mapper}.
      */
     static Object read(JsonParser parser, JsonMapper mapper) {
-        return switch (parser.currentToken()) {
-            case VALUE_STRING -> parser.getString();
-            case VALUE_NUMBER_INT -> parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? new BigDecimal(parser.getBigIntegerValue()) : BigDecimal.valueOf(parser.getLongValue());
-            case VALUE_TRUE -> Boolean.TRUE;
-            case VALUE_FALSE -> Boolean.FALSE;
-            case VALUE_NULL -> null;
-            default -> toJava(mapper.readTree(parser));
-        };
+        return JsonScalars.isScalar(parser.currentToken()) ? JsonScalars.read(parser)
+                : toJava(mapper.readTree(parser));
     }
 }

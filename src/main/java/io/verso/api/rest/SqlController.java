@@ -82,15 +82,17 @@ class SqlController {
                 if (name.equals("sql")) {
                     sql = token == JsonToken.VALUE_STRING ? p.getString() : null;
                     p.skipChildren();
-                } else if (name.equals("params") && token == JsonToken.START_ARRAY) {
+                } else if (name.equals("params")) {
+                    // A later "params" replaces an earlier one, as in a tree.
                     params = new ArrayList<>();
-                    while (p.nextToken() != JsonToken.END_ARRAY) {
-                        params.add(JsonValues.read(p, VALUES));
+                    if (token == JsonToken.START_ARRAY) {
+                        while (p.nextToken() != JsonToken.END_ARRAY) {
+                            params.add(JsonValues.read(p, VALUES));
+                        }
+                    } else if (token != JsonToken.VALUE_NULL) {
+                        return null;
                     }
-                } else if (name.equals("params") && token != JsonToken.VALUE_NULL) {
-                    return null;
                 } else {
-                    params = name.equals("params") ? new ArrayList<>() : params;
                     p.skipChildren();
                 }
             }
