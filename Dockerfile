@@ -7,7 +7,7 @@
 # Spring Boot's tools jarmode, so each layer becomes its own image layer below. Dependencies change
 # rarely and stay cached; a code change only rebuilds the small "application" layer.
 
-FROM eclipse-temurin:17-jre AS layers
+FROM eclipse-temurin:25-jre AS layers
 WORKDIR /layers
 # Path of the executable jar in the build context (see .dockerignore, which admits only target/*.jar).
 ARG JAR_FILE=target/verso-0.1.0-SNAPSHOT.jar
@@ -16,7 +16,7 @@ COPY ${JAR_FILE} app.jar
 # snapshot-dependencies, application); --launcher keeps the classic layout started by JarLauncher.
 RUN java -Djarmode=tools -jar app.jar extract --layers --launcher --destination extracted
 
-FROM eclipse-temurin:17-jre
+FROM eclipse-temurin:25-jre
 WORKDIR /application
 # Least to most frequently changing; files stay root-owned and read-only for the runtime user.
 COPY --from=layers /layers/extracted/dependencies/ ./

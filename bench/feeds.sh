@@ -22,7 +22,7 @@ psql_admin "-c 'DROP DATABASE IF EXISTS $DB WITH (FORCE)' -c 'CREATE DATABASE $D
 mkdir -p "$OUT"
 
 SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
-  SPRING_DATASOURCE_PASSWORD= mvn -B -q -Dverso.console.skip test -Dtest=FeedBenchmark \
+  SPRING_DATASOURCE_PASSWORD= ./mvnw -B -q test -Dtest=FeedBenchmark \
   -Dsurefire.failIfNoSpecifiedTests=false -Dverso.feed-bench=true \
   -Dverso.feed-bench.batches="$BATCHES" -Dverso.feed-bench.rows="$ROWS" \
   -Dverso.feed-bench.report="$PWD/$OUT/feeds.txt" >"$OUT/feeds.log" 2>&1 || { tail -50 "$OUT/feeds.log"; exit 1; }

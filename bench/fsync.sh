@@ -17,7 +17,7 @@ OUT=target/bench/fsync
 mkdir -p "$OUT"
 
 if [ ! -f target/bench/classpath.txt ] || [ ! -d target/classes/io ]; then
-  mvn -B -q -Pbench -DskipTests -Dverso.console.skip package
+  ./mvnw -B -q -Pbench -DskipTests package
 fi
 classpath="target/classes:$(cat target/bench/classpath.txt)"
 

@@ -29,7 +29,7 @@ psql -h 127.0.0.1 -p "$VERSO_STANDBY_PRIMARY_PORT" -U postgres -q -c "DROP DATAB
 bash .ci/standby down
 bash .ci/standby up
 
-mvn -B -q -Pbench -DskipTests package
+./mvnw -B -q -Pbench -DskipTests package
 mkdir -p "$OUT"
 primary="jdbc:postgresql://127.0.0.1:$VERSO_STANDBY_PRIMARY_PORT/$DB"
 # Security on, as in production: the admin API key, sent by the client (VERSO_API_KEY).

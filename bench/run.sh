@@ -14,6 +14,9 @@ cd "$(dirname "$0")/.."
 PORT=${BENCH_PORT:-18080}
 DB=${BENCH_DB:-verso_bench}
 DIRECT_DB=${BENCH_DIRECT_DB:-verso_bench_direct}
+# The service's Java: Temurin 25 where the machine has it (the container image's runtime), else the default
+# java; BENCH_JAVA=java runs it on the default (17 here) for the side-by-side of both.
+BENCH_JAVA=${BENCH_JAVA:-$( [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ] && echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java || echo java)}
 # The heap the target is stated for: the service must run the whole benchmark in 512 MiB.
 SERVICE_OPTS=${BENCH_SERVICE_OPTS:-"-Xmx512m"}
 OUT=target/bench
@@ -31,7 +34,7 @@ for db in "$DB" "$DIRECT_DB"; do
     "-c 'ALTER DATABASE $db SET log_min_duration_statement = ${BENCH_PG_SLOW_MS:-1000}'"
 done
 
-mvn -B -q -Pbench -DskipTests package
+./mvnw -B -q -Pbench -DskipTests package
 mkdir -p "$OUT"
 
 jfr=""
@@ -46,7 +49,7 @@ export VERSO_API_KEY=$API_KEY
 # shellcheck disable=SC2086
 VERSO_SECURITY_ADMIN_API_KEY=$API_KEY SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" SPRING_DATASOURCE_USERNAME=postgres \
   SPRING_DATASOURCE_PASSWORD= PORT=$PORT \
-  java $SERVICE_OPTS $jfr -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/service.log" 2>&1 &
+  "$BENCH_JAVA" $SERVICE_OPTS $jfr -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/service.log" 2>&1 &
 service=$!
 trap 'kill $service 2>/dev/null; wait $service 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
@@ -62,7 +65,7 @@ if [ "${BENCH_SIZE:-full}" = small ]; then
   size_args=(--keys=2000 --versions=10 --keyReads=300 --tableReads=3 --diffReads=3 --concurrentBatches=16
     --concurrentReads=400)
 fi
-BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
+BENCH_SERVICE_JAVA=$("$BENCH_JAVA" -version 2>&1 | head -n 1) BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
   io.verso.bench.Bench --url="http://127.0.0.1:$PORT" --servicePid=$service \
   --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" --jar=target/verso-0.1.0-SNAPSHOT.jar \
   "${size_args[@]}" "$@"

@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: './',
   build: {
-    outDir: resolve(import.meta.dirname, '..', 'target', 'console'),
+    outDir: resolve(import.meta.dirname, 'dist'),
     chunkSizeWarningLimit: 4096,
     rollupOptions: {
       input: {

@@ -2,11 +2,13 @@
 # Builds the Verso container image as target/jib-image.tar (verso:0.1.0) with neither a Docker daemon
 # nor a container registry: only the Debian mirror apt already uses, and Maven Central.
 #
-#   1. Base image (cached): debootstrap a minimal Debian bookworm with openjdk-17-jre-headless into a
-#      scratch directory and pack it as a one-layer image in `docker save` format
-#      (image/pack-base.py) at $VERSO_IMAGE_CACHE/jre17-bookworm-<arch>.tar (~/.cache/verso by default).
-#      Needs root (debootstrap chroots) and installs debootstrap with apt-get when it is missing.
-#   2. Jib: `mvn package jib:buildTar` with that tarball as base image (`tar://...`), writing
+#   1. Base image (cached): debootstrap a minimal Debian bookworm into a scratch directory, add a Java 25
+#      runtime made with jlink from the build machine's Temurin 25 JDK (only the modules the service uses,
+#      at /opt/java), and pack it as a one-layer image in `docker save` format (image/pack-base.py) at
+#      $VERSO_IMAGE_CACHE/jre25-bookworm-<arch>.tar (~/.cache/verso by default). The service is compiled
+#      for Java 17 and runs on 25 in the image. Needs root (debootstrap chroots) and installs debootstrap
+#      with apt-get when it is missing.
+#   2. Jib: `./mvnw package jib:buildTar` with that tarball as base image (`tar://...`), writing
 #      target/jib-image.tar. Jib's settings (image name, user 1000, port 8080) stay in pom.xml.
 #   3. Static check of the result (image/verify.sh --static): manifest, config, user, port, entrypoint.
 #
@@ -14,7 +16,8 @@
 #   DEBIAN_MIRROR       mirror for debootstrap (default: the bookworm URI in apt's sources)
 #   VERSO_IMAGE_CACHE   where the base image tarball is kept (default ~/.cache/verso)
 #   VERSO_REBUILD_BASE  1 = rebuild the base image even when cached
-#   MAVEN_ARGS_EXTRA    more arguments for mvn (default: -DskipTests)
+#   MAVEN_ARGS_EXTRA    more arguments for ./mvnw (default: -DskipTests)
+#   VERSO_JDK25         the JDK jlink runs from (default /usr/lib/jvm/temurin-25-jdk-<arch>)
 #
 # Exit status: 0 built; 75 the base image could not be built because the Debian mirror (or apt) was
 # unreachable (CI treats this as a warning); anything else is a real failure.
@@ -26,9 +29,17 @@ log() { printf '[image] %s\n' "$*" >&2; }
 now() { date +%s; }
 
 arch=$(dpkg --print-architecture)
-java_home=/usr/lib/jvm/java-17-openjdk-$arch
+jdk=${VERSO_JDK25:-/usr/lib/jvm/temurin-25-jdk-$arch}
+java_home=/opt/java
 cache=${VERSO_IMAGE_CACHE:-$HOME/.cache/verso}
-base=$cache/jre17-bookworm-$arch.tar
+base=$cache/jre25-bookworm-$arch.tar
+# The runtime's modules: what `jdeps --print-module-deps` finds in the packaged jar's classes and libraries,
+# with what they reach only by reflection or service loading (JMX, JNDI/DNS, charsets, locales, zip
+# file systems, JFR's management API for the flight recordings the benchmark takes).
+modules=java.base,java.compiler,java.desktop,java.instrument,java.management,java.naming,java.net.http,java.prefs
+modules=$modules,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.sql.rowset,java.xml
+modules=$modules,jdk.charsets,jdk.jfr,jdk.localedata,jdk.management,jdk.management.jfr,jdk.naming.dns
+modules=$modules,jdk.unsupported,jdk.zipfs
 
 # The URI apt uses for bookworm itself (not -security / -updates), from deb822 *.sources or one-line *.list.
 apt_mirror() {
@@ -79,7 +90,8 @@ build_base() {
   # shellcheck disable=SC2064
   trap "remove_tree '$work'" EXIT
   local rootfs=$work/rootfs t0; t0=$(now)
-  if ! debootstrap --variant=minbase --include=openjdk-17-jre-headless,ca-certificates \
+  [ -x "$jdk/bin/jlink" ] || { log "no JDK 25 at $jdk (set VERSO_JDK25)"; exit 1; }
+  if ! debootstrap --variant=minbase --include=ca-certificates \
         --arch="$arch" bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1; then
     tail -n 20 "$work/debootstrap.log" >&2
     if grep -qE "Couldn't download|Failed getting release|Couldn't retrieve|Connection|Temporary failure" "$work/debootstrap.log"; then
@@ -88,6 +100,10 @@ build_base() {
     log "debootstrap failed"; exit 1
   fi
   log "debootstrap: $(( $(now) - t0 )) s"
+  t0=$(now)
+  "$jdk/bin/jlink" --add-modules "$modules" --strip-debug --no-man-pages --no-header-files \
+    --compress=zip-6 --output "$rootfs$java_home"
+  log "jlink: $(( $(now) - t0 )) s, $(du -sh "$rootfs$java_home" | cut -f1)"
   # java finds libjli.so through $ORIGIN, which glibc resolves with /proc/self/exe: mount a /proc.
   unshare --mount --fork sh -c 'mount -t proc proc "$1/proc" && exec chroot "$1" "$2/bin/java" -version' \
     sh "$rootfs" "$java_home"
@@ -103,7 +119,7 @@ build_base() {
   chmod 1777 "$rootfs/tmp"
 
   t0=$(now)
-  python3 image/pack-base.py "$rootfs" "$base" "$arch" "$java_home" "verso-base/jre17:bookworm"
+  python3 image/pack-base.py "$rootfs" "$base" "$arch" "$java_home" "verso-base/jre25:bookworm"
   log "packed base image: $(( $(now) - t0 )) s, $(du -h "$base" | cut -f1) at $base"
   remove_tree "$work"; trap - EXIT
 }
@@ -117,7 +133,7 @@ fi
 
 t0=$(now)
 # shellcheck disable=SC2086
-mvn -B ${MAVEN_ARGS_EXTRA:--DskipTests} package jib:buildTar -Djib.from.image="tar://$base"
+./mvnw -B ${MAVEN_ARGS_EXTRA:--DskipTests} package jib:buildTar -Djib.from.image="tar://$base"
 log "jib: $(( $(now) - t0 )) s"
 
 bash image/verify.sh --static target/jib-image.tar

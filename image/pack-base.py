@@ -53,7 +53,7 @@ def main():
             "created": "2000-01-01T00:00:00Z",
             "config": {
                 "Env": [
-                    "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+                    "PATH=" + java_home + "/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                     "JAVA_HOME=" + java_home,
                     "LANG=C.UTF-8",
                 ],
@@ -62,7 +62,7 @@ def main():
             "rootfs": {"type": "layers", "diff_ids": ["sha256:" + diff_id]},
             "history": [{
                 "created": "2000-01-01T00:00:00Z",
-                "created_by": "debootstrap --variant=minbase --include=openjdk-17-jre-headless,ca-certificates bookworm (image/build.sh)",
+                "created_by": "debootstrap --variant=minbase --include=ca-certificates bookworm, a jlinked Temurin 25 runtime at " + java_home + " (image/build.sh)",
             }],
         }
         config_bytes = json.dumps(config, separators=(",", ":")).encode()

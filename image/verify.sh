@@ -119,10 +119,13 @@ log "started the image's entrypoint as $IMAGE_USER on port $port (unshare pid $p
 
 url=http://127.0.0.1:$port/actuator/health/readiness
 for i in $(seq 1 120); do
-  if grep -q 'Started VersoApplication' "$work/app.log" && body=$(curl -fsS --max-time 2 "$url" 2>/dev/null); then
+  if grep -qs 'Started VersoApplication' "$work/app.log" && body=$(curl -fsS --max-time 2 "$url" 2>/dev/null); then
     log "readiness after ${i} s: $body"
     grep -q '"status":"UP"' <<<"$body" || { tail -n 40 "$work/app.log" >&2; exit 1; }
     grep -m1 -E 'Started VersoApplication' "$work/app.log" >&2 || true
+    # The image's runtime is Java 25 (image/build.sh), whatever JDK compiled the service.
+    grep -m1 -E 'Starting VersoApplication.* using Java 25' "$work/app.log" >&2 \
+      || { log "the service did not run on Java 25:"; grep -m1 'Starting VersoApplication' "$work/app.log" >&2; exit 1; }
     exit 0
   fi
   kill -0 "$pid" 2>/dev/null || { log "the service exited:"; tail -n 60 "$work/app.log" >&2; exit 1; }

@@ -169,7 +169,7 @@ function RowsView({ desc, log, navigate }) {
         <input id="filter" type="search" value={filterText} onChange={(e) => setFilterText(e.target.value)}
           placeholder="amount:gt:100; token:eq:USDC" aria-describedby="filter-help" size={36} />
         <button type="submit">Apply</button>
-        <span id="filter-help" className="muted">column:op:value, ops eq ne lt le gt ge in isNull notNull; separate with ;</span>
+        <span id="filter-help" className="muted">column:op:value, ops eq ne lt le gt ge in notIn like ilike isNull notNull; separate with ;</span>
       </form>
       {history ? (
         <CommitPicker id="rows-commit" commits={commits} value={asOf} onChange={(c) => { setAsOf(c); reset(); }} />

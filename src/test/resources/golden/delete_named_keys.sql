@@ -15,9 +15,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ON CONFLICT ("c1", "c2", "c3") DO UPDATE SET "c8" = EXCLUDED."c8", "_c0" = EXCLUDED."_c0", "_p0" = EXCLUDED."_p0", "_d0" = EXCLUDED."_d0"
   WHERE "cur"."_d0" IS NULL OR ("cur"."_c0", "cur"."_p0") < (EXCLUDED."_c0", EXCLUDED."_p0")
   RETURNING "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_p0" AS "_pos"),
-  closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  replaced AS MATERIALIZED (SELECT old.*
   FROM cand AS old
-  JOIN won USING ("c1", "c2", "c3")
+  JOIN won USING ("c1", "c2", "c3")),
+  closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  FROM replaced AS old
   WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_from" IS NOT NULL AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c8", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c8", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END
@@ -63,9 +65,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ON CONFLICT ("c1", "c2", "c3") DO UPDATE SET "c4" = EXCLUDED."c4", "c5" = EXCLUDED."c5", "c6" = EXCLUDED."c6", "c7" = EXCLUDED."c7", "_c1" = EXCLUDED."_c1", "_p1" = EXCLUDED."_p1", "_d1" = EXCLUDED."_d1"
   WHERE "cur"."_d1" IS NULL OR ("cur"."c6", "cur"."c7", "cur"."_c1", "cur"."_p1") < (EXCLUDED."c6", EXCLUDED."c7", EXCLUDED."_c1", EXCLUDED."_p1")
   RETURNING "cur"."c1", "cur"."c2", "cur"."c3", "cur"."_p1" AS "_pos"),
-  closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  replaced AS MATERIALIZED (SELECT old.*
   FROM cand AS old
-  JOIN won USING ("c1", "c2", "c3")
+  JOIN won USING ("c1", "c2", "c3")),
+  closed AS (UPDATE "verso_data"."t1_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  FROM replaced AS old
   WHERE "h"."c1" = "old"."c1" AND "h"."c2" = "old"."c2" AND "h"."c3" = "old"."c3" AND "h"."_from" IS NOT NULL AND "h"."_g" = 1 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
   ins AS (INSERT INTO "verso_data"."t1_hist" ("c1", "c2", "c3", "c4", "c5", "c6", "c7", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", "s"."c5", "s"."c6", "s"."c7", 1, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END

@@ -5,7 +5,7 @@ WITH "m" AS (SELECT "prices"."_rid"
   FROM (SELECT "_rid", "c1" AS "id", "c2" AS "price", "_start" AS "row_start", "_end" AS "row_end"
   FROM "verso_data"."t5_cur"
   WHERE "_to" IS NULL) AS "prices"
-  WHERE ("prices"."price" < 1)),
+  WHERE ("price" < 1)),
   "d" AS (DELETE
   FROM "verso_data"."t5_cur" AS "x" USING "m"
   WHERE "x"."_rid" = "m"."_rid" AND "x"."_to" IS NULL AND ("x"."_from" = ? AND EXISTS (SELECT 1

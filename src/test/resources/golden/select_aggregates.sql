@@ -7,7 +7,8 @@ SELECT "kind", count("body") FILTER (WHERE ("body" IS NOT NULL)),
   ORDER BY "at" ASC)
   FROM (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
   FROM "verso_data"."t3_cur"
-  WHERE "_commit" <= ?) AS "events"
+  WHERE "_commit" <= ? AND ("_to" IS NULL OR "_to" > ?)) AS "events"
   GROUP BY "kind" HAVING (count(*) > 1)
 -- $1 = ','
 -- $2 = 6 (Long)
+-- $3 = 6 (Long)

@@ -10,7 +10,8 @@ SELECT "i"."id", (SELECT max("h"."_commit")
   WHERE "_d0" = FALSE) AS "i"
   WHERE ((EXISTS (SELECT 1
   FROM (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
-  FROM "verso_data"."t3_cur") AS "e"
+  FROM "verso_data"."t3_cur"
+  WHERE "_to" IS NULL) AS "e"
   WHERE ("e"."kind" = "i"."name")) AND ("i"."price" > ALL (SELECT "price"
   FROM (SELECT "c1" AS "id", "c2" AS "name", "c3" AS "price", "c4" AS "ix"
   FROM "verso_data"."t2_hist"

@@ -12,8 +12,10 @@ SELECT *
   FROM "verso_data"."t2_cur"
   WHERE "_d0" = FALSE) AS "b" USING ("id")) FULL
   JOIN (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
-  FROM "verso_data"."t3_cur") AS "e" ON ("e"."kind" = "s"."value")),
+  FROM "verso_data"."t3_cur"
+  WHERE "_to" IS NULL) AS "e" ON ("e"."kind" = "s"."value")),
   (SELECT "c1" AS "at", "c2" AS "kind", "c3" AS "body"
   FROM "verso_data"."t3_cur"
-  WHERE "_commit" <= ?) AS "t"
+  WHERE "_commit" <= ? AND ("_to" IS NULL OR "_to" > ?)) AS "t"
 -- $1 = 2 (Long)
+-- $2 = 2 (Long)

@@ -15,9 +15,11 @@ WITH src AS (SELECT CAST(u.a0 AS bigint) AS "c1", CAST(u.a1 AS text) AS "c2", CA
   ON CONFLICT ("c1") DO UPDATE SET "c2" = EXCLUDED."c2", "c3" = EXCLUDED."c3", "c4" = EXCLUDED."c4", "_c0" = EXCLUDED."_c0", "_p0" = EXCLUDED."_p0", "_d0" = EXCLUDED."_d0"
   WHERE "cur"."_d0" IS NULL OR ("cur"."c4", "cur"."_c0", "cur"."_p0") < (EXCLUDED."c4", EXCLUDED."_c0", EXCLUDED."_p0")
   RETURNING "cur"."c1", "cur"."_p0" AS "_pos"),
-  closed AS (UPDATE "verso_data"."t2_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  replaced AS MATERIALIZED (SELECT old.*
   FROM cand AS old
-  JOIN won USING ("c1")
+  JOIN won USING ("c1")),
+  closed AS (UPDATE "verso_data"."t2_hist" AS h SET "_to" = CASE WHEN h."_from" = ? THEN NULL ELSE ? END, "_from" = CASE WHEN h."_from" = ? THEN NULL ELSE h."_from" END
+  FROM replaced AS old
   WHERE "h"."c1" = "old"."c1" AND "h"."_from" IS NOT NULL AND "h"."_g" = 0 AND "h"."_commit" = "old"."_oc" AND "h"."_pos" = "old"."_op"
   RETURNING 1),
   ins AS (INSERT INTO "verso_data"."t2_hist" ("c1", "c2", "c3", "c4", "_g", "_commit", "_pos", "_deleted", "_from") SELECT "s"."c1", "s"."c2", "s"."c3", "s"."c4", 0, ?, s."_pos", ?, CASE WHEN won."_pos" IS NULL THEN NULL ELSE ? END

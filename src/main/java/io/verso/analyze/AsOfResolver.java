@@ -49,23 +49,33 @@ public final class AsOfResolver {
             throw VersoException.at(ErrorCode.NOT_SUPPORTED, "FOR SYSTEM_TIME AS OF TRANSACTION is not supported: "
                     + "versions are kept by commit time, not transaction id", time.pos());
         }
-        boolean versioned = table.mode() == TableMode.VERSIONED && time.kind() == AsOf.SystemTimeKind.AS_OF;
-        if (!table.systemVersioned() && !versioned) {
+        if (!takesSystemTime(table, time)) {
             throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "table " + table.name()
                     + " is not system-versioned" + (table.mode() == TableMode.VERSIONED
                     ? ": a VERSIONED table takes FOR SYSTEM_TIME AS OF only" : ""), time.pos());
+        }
+        for (Expr bound : new Expr[] {time.from(), time.to()}) {
+            if (bound != null) {
+                requireConstant(bound);
+            }
         }
         if (instants == null) {
             throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "FOR SYSTEM_TIME is not available here", time.pos());
         }
         return switch (time.kind()) {
             case ALL -> new Long[] {null, null};
-            case AS_OF -> new Long[] {null, byTime(instants.commitAt(instants.at(time.from()), false, latestCommit))};
+            case AS_OF -> {
+                java.time.Instant at = instants.at(time.from());
+                // row_start <= t < row_end, and a current version's row_end is the end of time: at or after it
+                // no version is current, as in MariaDB (commit 0: nothing written yet).
+                yield new Long[] {null, afterEndOfTime(at, table) ? 0L
+                        : byTime(instants.commitAt(at, false, latestCommit))};
+            }
             case FROM_TO, BETWEEN -> {
                 java.time.Instant from = instants.at(time.from());
                 java.time.Instant to = instants.at(time.to());
                 boolean fromTo = time.kind() == AsOf.SystemTimeKind.FROM_TO;
-                if (fromTo ? !from.isBefore(to) : from.isAfter(to)) {
+                if ((fromTo ? !from.isBefore(to) : from.isAfter(to)) || afterEndOfTime(from, table)) {
                     // As MariaDB: FROM t1 TO t2 needs t1 < t2, BETWEEN t1 AND t2 needs t1 <= t2, else nothing is read
                     // (no version is current after commit 0).
                     yield new Long[] {0L, 0L};
@@ -76,6 +86,19 @@ public final class AsOfResolver {
             }
             case TRANSACTION -> throw new IllegalStateException();
         };
+    }
+
+    /** Whether {@code table} reads FOR SYSTEM_TIME {@code time}: a system-versioned table, or a VERSIONED one's AS OF. */
+    public static boolean takesSystemTime(TableDef table, AsOf.SystemTime time) {
+        return table.systemVersioned() || table.mode() == TableMode.VERSIONED && time.kind() == AsOf.SystemTimeKind.AS_OF;
+    }
+
+    /**
+     * A lower bound at or after a system-versioned table's end of time: no version ends after it (MariaDB's
+     * row_end > t). A VERSIONED table's FOR SYSTEM_TIME AS OF is its AS OF TIMESTAMP, which has no such end.
+     */
+    private static boolean afterEndOfTime(java.time.Instant t, TableDef table) {
+        return table.systemVersioned() && !t.isBefore(TableDef.SystemPeriod.END_OF_TIME_INSTANT);
     }
 
     public AsOfResolver(List<Object> params, long latestCommit) {
@@ -114,6 +137,7 @@ public final class AsOfResolver {
         if (asOf instanceof AsOf.AtTimestamp t) {
             // Before the first commit this is 0: every relation then reads no rows.
             return resolved.computeIfAbsent(asOf, a -> {
+                requireConstant(t.value());
                 if (timestamps == null) {
                     throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF TIMESTAMP is not available here",
                             a.pos());
@@ -167,18 +191,24 @@ public final class AsOfResolver {
         }
         if (number.signum() <= 0) {
             throw VersoException.at(ErrorCode.AS_OF_NOT_POSITIVE, "AS OF COMMIT parameter " + (p.index() + 1)
-                    + " must be a positive commit sequence, not " + number.toPlainString(), p.pos());
+                    + " must be a positive commit sequence, not " + written(number), p.pos());
         }
         try {
             return number.longValueExact();
         } catch (ArithmeticException e) {
             if (number.stripTrailingZeros().scale() > 0) {
                 throw VersoException.at(ErrorCode.AS_OF_NOT_INTEGER, "AS OF COMMIT parameter " + (p.index() + 1)
-                        + " must be an integer, not " + number.toPlainString(), p.pos());
+                        + " must be an integer, not " + written(number), p.pos());
             }
             throw VersoException.at(ErrorCode.AS_OF_BEYOND_LATEST,
-                    "commit " + number.toPlainString() + " is after the latest commit " + latestCommit, p.pos());
+                    "commit " + written(number) + " is after the latest commit " + latestCommit, p.pos());
         }
+    }
+
+    /** The number as written plainly, or in exponent form where that would take more than 40 digits (1E+999999999). */
+    private static String written(BigDecimal number) {
+        return Math.abs((long) number.precision() - number.scale()) > 40 || number.scale() > 40 ? number.toString()
+                : number.toPlainString();
     }
 
     private static String describe(Object value) {
@@ -191,6 +221,17 @@ public final class AsOfResolver {
                 || value instanceof Expr.InSubquery || value instanceof Expr.Quantified) {
             throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "AS OF TIMESTAMP takes a time: a literal, "
                     + "a parameter or a constant expression", value.pos());
+        }
+        if (value instanceof Expr.FunctionCall f) {
+            // Judged here as in any other clause (an unknown function, a wrong argument count, at its position):
+            // the time is computed by PostgreSQL before the read is compiled.
+            Function function = Function.resolve(f);
+            if (function.aggregate || f.over() != null || function.kind == Function.Kind.WINDOW) {
+                throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, "aggregate and window functions such as "
+                        + function.sqlName() + " are not allowed in AS OF or FOR SYSTEM_TIME", f.pos());
+            }
+        } else if (value instanceof Expr.Cast c) {
+            io.verso.catalog.ColumnType.from(c.type());
         }
         ReadAnalyzer.children(value).forEach(AsOfResolver::requireConstant);
     }

@@ -3,20 +3,23 @@ package io.verso.analyze;
 import io.verso.sql.ast.Query;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A read with every name in FROM bound: catalog tables to how and at which commit they are read,
  * views to their expanded bodies (analysed in place), CTE names to their definitions.
  * {@code outputs} holds the number of output columns of every block and query, for ORDER BY and
- * GROUP BY ordinals; {@code columns} the result's column names.
+ * GROUP BY ordinals; {@code columns} the result's column names; {@code recursiveSteps} the blocks that read
+ * their own WITH RECURSIVE CTE (the compiler bounds the rows they make).
  */
 public record BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> bindings,
                           IdentityHashMap<Object, Integer> outputs, List<BoundRelation> relations,
-                          List<String> columns, IdentityHashMap<Query.SelectItem, List<ResolvedRef>> stars) {
+                          List<String> columns, IdentityHashMap<Query.SelectItem, List<ResolvedRef>> stars,
+                          Set<Query.Block> recursiveSteps) {
 
     public BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> bindings,
                        IdentityHashMap<Object, Integer> outputs, List<BoundRelation> relations, List<String> columns) {
-        this(query, bindings, outputs, relations, columns, new IdentityHashMap<>());
+        this(query, bindings, outputs, relations, columns, new IdentityHashMap<>(), Set.of());
     }
 
     /** What a name in FROM stands for. */

@@ -4,16 +4,14 @@ import io.verso.catalog.CheckDef;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
-import io.verso.sql.SqlParser;
+import io.verso.sql.Definitions;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
-import io.verso.sql.ast.Query;
 import io.verso.sql.ast.Statement;
 import io.verso.sql.parser.VersoSqlLexer;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,9 +27,19 @@ import org.antlr.v4.runtime.Token;
  */
 public final class CheckConstraints {
 
-    /** A check bound to its table's current rows, read under the table's own name. */
-    public record Bound(CheckDef def, Expr expr, IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs) {
+    /**
+     * A check bound to its table's current rows, read under the table's own name: its column names, all
+     * unqualified, are the table's (the read analyzer checked them), so they are emitted as written.
+     */
+    public record Bound(CheckDef def, Expr expr) {
     }
+
+    /**
+     * The bound checks of a table definition, parsed and analysed once per definition (a catalog version's
+     * table), not at every write that verifies them.
+     */
+    private static final com.github.benmanes.caffeine.cache.Cache<TableDef, List<Bound>> BOUND =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(1_000).build();
 
     private static final Set<String> CLOCK = Set.of("now", "current_date", "current_timestamp");
 
@@ -48,7 +56,16 @@ public final class CheckConstraints {
         Set<String> names = new HashSet<>();
         for (Statement.Check check : create.checks()) {
             validate(check.expr());
-            bind(table, check.expr());
+            try {
+                bind(table, check.expr());
+            } catch (VersoException.UserError e) {
+                if (e.code() != ErrorCode.TYPE_MISMATCH && e.code() != ErrorCode.INVALID_VALUE) {
+                    throw e;
+                }
+                // A CHECK that cannot hold is a bad definition, refused where its mistake is.
+                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "CHECK constraint is not a valid condition: "
+                        + e.getMessage(), new Pos(e.origin()));
+            }
             String name;
             if (check.name() != null) {
                 DdlAnalyzer.checkName(check.name(), "constraint");
@@ -70,10 +87,19 @@ public final class CheckConstraints {
         return defs;
     }
 
-    /** A stored check, parsed again and bound to the table as it is now. */
+    /** A stored check bound to the table as it is now (its text parsed once, {@link Definitions}). */
     public static Bound bind(TableDef table, CheckDef check) {
         Expr expr = parse(check);
-        return new Bound(check, expr, bind(table, expr));
+        bind(table, expr);
+        return new Bound(check, expr);
+    }
+
+    /** Every check of the table, bound ({@link #bind}), from the cache of its definition. */
+    public static List<Bound> bound(TableDef table) {
+        if (table.checks().isEmpty()) {
+            return List.of();
+        }
+        return BOUND.get(table, t -> t.checks().stream().map(c -> bind(t, c)).toList());
     }
 
     /** The columns a stored check reads. */
@@ -91,19 +117,27 @@ public final class CheckConstraints {
     }
 
     private static Expr parse(CheckDef check) {
-        // The stored text parsed as the one item of a SELECT list: it was an expression when the table was
-        // created, so it is one here; this is Verso's parser, nothing reaches PostgreSQL as text.
-        Statement statement = SqlParser.parse("SELECT " + check.expression()).statements().get(0);
-        Query.Block block = (Query.Block) ((Statement.Select) statement).query().body();
-        return ((Query.SelectItem.Item) block.items().get(0)).expr();
+        return Definitions.expression(check.expression());
     }
 
-    private static IdentityHashMap<Expr.ColumnRef, ResolvedRef> bind(TableDef table, Expr expr) {
-        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
-                table.columns().stream().map(c -> c.name()).toList());
-        Scope scope = new Scope(List.of(relation), Set.of(), 0);
-        scope.check(expr, false);
-        return scope.refs();
+    /**
+     * Binds the check with the read analyzer, as {@code SELECT expr FROM table} (names, functions, types, at
+     * their positions); a CHECK reads the table's own columns only, not its period columns.
+     */
+    private static void bind(TableDef table, Expr expr) {
+        Set<String> own = new HashSet<>(table.columns().stream().map(c -> c.name()).toList());
+        refuseOthers(expr, own, table);
+        Ident self = new Ident(table.name(), expr.pos());
+        ReadAnalyzer.matched(self, List.of(expr), null, "a CHECK constraint", name -> table,
+                new AsOfResolver(List.of(), 0), 0);
+    }
+
+    private static void refuseOthers(Expr expr, Set<String> own, TableDef table) {
+        if (expr instanceof Expr.ColumnRef ref && ref.qualifier() == null && !own.contains(ref.column().name())) {
+            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + ref.column().name() + "' in "
+                    + table.name(), ref.pos());
+        }
+        ReadAnalyzer.children(expr).forEach(e -> refuseOthers(e, own, table));
     }
 
     private static void validate(Expr expr) {

@@ -95,16 +95,18 @@ public final class KeyPredicate {
                 conjuncts.add(expr);
             }
         }
+        java.util.Map<String, ColumnDef> byName = new java.util.HashMap<>();
+        keys.forEach(k -> byName.put(k.name(), k));
         java.util.Set<String> fixed = new java.util.HashSet<>();
         for (Expr conjunct : conjuncts) {
             if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ
-                    && b.left() instanceof Expr.ColumnRef ref && isValue(b.right())) {
+                    && b.left() instanceof Expr.ColumnRef ref && isConstant(b.right(), byName.get(ref.column().name()))) {
                 fixed.add(ref.column().name());
             } else if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ
-                    && b.right() instanceof Expr.ColumnRef ref && isValue(b.left())) {
+                    && b.right() instanceof Expr.ColumnRef ref && isConstant(b.left(), byName.get(ref.column().name()))) {
                 fixed.add(ref.column().name());
             } else if (conjunct instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.ColumnRef ref
-                    && in.items().stream().allMatch(KeyPredicate::isValue)) {
+                    && in.items().stream().allMatch(i -> isConstant(i, byName.get(ref.column().name())))) {
                 fixed.add(ref.column().name());
             }
             // Any other conjunct only narrows the rows the key columns select.
@@ -114,6 +116,15 @@ public final class KeyPredicate {
 
     private static boolean isValue(Expr expr) {
         return expr instanceof Expr.Literal || expr instanceof Expr.Parameter;
+    }
+
+    /**
+     * A value, or one cast to the type {@code column} compares with (as REST and GraphQL send key values): its
+     * index is probed all the same. A cast to another type may not use the index, so it does not fix the key.
+     */
+    private static boolean isConstant(Expr expr, ColumnDef column) {
+        return isValue(expr) || column != null && expr instanceof Expr.Cast cast && isValue(cast.value())
+                && cast.type().name().equalsIgnoreCase(column.type().comparisonTypeName());
     }
 
     private static void flatten(Expr expr, List<Expr> out) {

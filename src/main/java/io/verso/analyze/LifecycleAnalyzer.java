@@ -6,6 +6,7 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.IndexDef;
 import io.verso.catalog.IndexScope;
 import io.verso.catalog.TableDef;
+import io.verso.catalog.TableDef.SystemPeriod;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
@@ -93,6 +94,9 @@ public final class LifecycleAnalyzer {
 
     /** The table with the column renamed, in its groups' ordering lists too; storage names stay. */
     public static TableDef renameColumn(Statement.RenameColumn rename, TableDef table) {
+        if (table.systemVersioned() && !table.period().implicit() && table.period().names(rename.from().name())) {
+            return renamePeriodColumn(rename, table);
+        }
         refusePeriodColumn(table, rename.from(), false);
         ColumnDef column = column(table, rename.from());
         String to = rename.to().name();
@@ -109,6 +113,23 @@ public final class LifecycleAnalyzer {
         return table.withColumns(columns, groups).withChecks(CheckConstraints.renamed(table, rename.from(), to));
     }
 
+    /**
+     * A declared period column is renamed as in MariaDB: only its name changes (its values are the commit times,
+     * kept under storage names of their own).
+     */
+    private static TableDef renamePeriodColumn(Statement.RenameColumn rename, TableDef table) {
+        String to = rename.to().name();
+        DdlAnalyzer.checkName(rename.to(), "column");
+        SystemPeriod period = table.period();
+        if (table.column(to).isPresent() || period.names(to)) {
+            throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " already has a column '"
+                    + to + "'", rename.to().pos());
+        }
+        boolean start = period.start().equals(rename.from().name());
+        return table.withPeriod(new SystemPeriod(start ? to : period.start(), start ? period.end() : to, false,
+                period.type()));
+    }
+
     private static List<String> rename(List<String> names, String from, String to) {
         return names.stream().map(n -> n.equals(from) ? to : n).toList();
     }
@@ -121,7 +142,8 @@ public final class LifecycleAnalyzer {
         if (table.systemVersioned() && table.period().names(column.name())) {
             throw VersoException.at(adding ? ErrorCode.DUPLICATE_NAME : ErrorCode.PERIOD_COLUMN_ALTER, "column '"
                     + column.name() + "' of " + table.name() + " is a period column of system versioning"
-                    + (adding ? "" : ": it cannot be dropped or renamed (DROP SYSTEM VERSIONING removes the period)"),
+                    + (adding ? "" : table.period().implicit() ? ": an implicit one cannot be dropped or renamed "
+                    + "(MariaDB 1054; DROP SYSTEM VERSIONING removes the period)" : ": it cannot be dropped (MariaDB 4119)"),
                     column.pos());
         }
     }

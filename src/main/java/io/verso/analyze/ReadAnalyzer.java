@@ -7,7 +7,7 @@ import io.verso.catalog.TableMode;
 import io.verso.catalog.ViewDef;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
-import io.verso.sql.SqlParser;
+import io.verso.sql.Definitions;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -31,7 +31,10 @@ import java.util.stream.Stream;
  * its query and of the enclosing queries outward; a CTE body inherits from the query that holds
  * the WITH, a view body from the place the view is used), resolves every column reference against
  * the scopes PostgreSQL will see, checks functions against the dialect's list and where aggregates
- * and window functions may stand, and enforces the size limits of a read.
+ * and window functions may stand, and enforces the size limits of a read. A CTE reference, a derived
+ * table or a view with its own AS OF (or FOR SYSTEM_TIME) passes it to the relations inside that have
+ * none of their own; FOR SYSTEM_TIME passed so reaches only the tables that keep system time (MariaDB's
+ * meaning: the others read their current rows), and at least one must.
  */
 public final class ReadAnalyzer {
 
@@ -40,7 +43,7 @@ public final class ReadAnalyzer {
     /** Names in FROM, views expanded. */
     public static final int MAX_RELATIONS = 128;
     /** Expression nodes of one read. */
-    public static final int MAX_NODES = 20_000;
+    public static final int MAX_NODES = io.verso.sql.TextWeight.MAX_READ_TERMS;
 
     private final TableLookup lookup;
     private final AsOfResolver resolver;
@@ -49,8 +52,19 @@ public final class ReadAnalyzer {
     private final IdentityHashMap<Object, Integer> outputs = new IdentityHashMap<>();
     private final IdentityHashMap<SelectItem, List<ResolvedRef>> stars = new IdentityHashMap<>();
     private final List<BoundRelation> relations = new ArrayList<>();
+    /** Blocks that read their own recursive CTE: the compiler bounds the rows they make (RECURSION_LIMIT). */
+    private final Set<Query.Block> recursiveSteps = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Recursive CTEs whose bodies are being analysed: a reference to one is its recursive reference. */
+    private final Set<CteDef> defining = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    /** FOR SYSTEM_TIME clauses that some table took (see tableRef). */
+    private final Set<AsOf> tookSystemTime = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private Query.Block currentBlock;
+    /** CTE references being expanded under another AS OF than their definition's (see cte). */
+    private int expansions;
     private int nodes;
     private int viewDepth;
+    /** The stored view bodies bound so far (see view). */
+    private final Set<Query> viewBodies = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
     private ReadAnalyzer(TableLookup lookup, AsOfResolver resolver, int parameterCount) {
         this.lookup = lookup;
@@ -67,24 +81,61 @@ public final class ReadAnalyzer {
         ReadAnalyzer analyzer = new ReadAnalyzer(lookup, asOf, parameterCount);
         List<String> columns = analyzer.query(query, null, Ctes.EMPTY, null, 0);
         return new BoundSelect(query, analyzer.bindings, analyzer.outputs, List.copyOf(analyzer.relations), columns,
-                analyzer.stars);
+                analyzer.stars, analyzer.recursiveSteps);
+    }
+
+    /**
+     * The rows an UPDATE or DELETE ... WHERE matches, bound as the read {@code SELECT items FROM target WHERE
+     * where} over the target's current rows: its WHERE and assigned values get the names, subqueries,
+     * functions, codes and positions of any SELECT, since this is the one binder. {@code items} may hold no
+     * aggregate or window function of their own ({@code clause} names where they stand, for the message).
+     */
+    public static BoundSelect matched(Ident target, List<Expr> items, Expr where, String clause, TableLookup lookup,
+                                      AsOfResolver asOf, int parameterCount) {
+        for (Expr item : items) {
+            refuseAggregates(item, clause);
+        }
+        Pos pos = target.pos();
+        List<SelectItem> selected = items.stream().<SelectItem>map(e -> new SelectItem.Item(e, null, e.pos())).toList();
+        Query.Block block = new Query.Block(false, selected, List.of(new Query.TableRef(target, false, null, null,
+                List.of(), pos)), where, List.of(), null, List.of(), pos);
+        return query(new Query(List.of(), block, List.of(), null, null, null, pos), lookup, asOf, parameterCount);
+    }
+
+    private static void refuseAggregates(Expr expr, String clause) {
+        if (expr instanceof Expr.FunctionCall f) {
+            Function function = Function.resolve(f);
+            if (function.aggregate || f.over() != null || function.kind == Function.Kind.WINDOW) {
+                throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, (f.over() != null
+                        || function.kind == Function.Kind.WINDOW ? "window function " : "aggregate ")
+                        + function.sqlName() + " is not allowed in " + clause, f.pos());
+            }
+        }
+        children(expr).forEach(child -> refuseAggregates(child, clause));
     }
 
     // ---- queries -------------------------------------------------------------------------------
 
     /** The CTEs visible at a point, innermost first. */
-    private record Ctes(Map<String, List<String>> names, Ctes outer) {
+    private record Ctes(Map<String, CteDef> names, Ctes outer) {
         static final Ctes EMPTY = new Ctes(Map.of(), null);
 
-        List<String> find(String name) {
+        CteDef find(String name) {
             for (Ctes c = this; c != null; c = c.outer) {
-                List<String> columns = c.names.get(name);
-                if (columns != null) {
-                    return columns;
+                CteDef cte = c.names.get(name);
+                if (cte != null) {
+                    return cte;
                 }
             }
             return null;
         }
+    }
+
+    /**
+     * A CTE as its WITH defined it: its column names, its definition, and what its body was analysed with (the
+     * scope around it, the CTEs it could see, the AS OF it inherited), to analyse it again elsewhere.
+     */
+    private record CteDef(List<String> columns, Query.Cte cte, Frame outer, Ctes scope, AsOf asOf) {
     }
 
     /**
@@ -98,15 +149,19 @@ public final class ReadAnalyzer {
         }
         AsOf asOf = query.asOf() != null ? query.asOf() : inherited;
         if (!query.with().isEmpty()) {
-            Map<String, List<String>> names = new HashMap<>();
+            Map<String, CteDef> names = new HashMap<>();
             Ctes scope = new Ctes(names, ctes);
             for (Query.Cte cte : query.with()) {
                 if (names.containsKey(cte.name().name())) {
                     throw VersoException.at(ErrorCode.DUPLICATE_NAME, "WITH names '" + cte.name() + "' twice",
                             cte.name().pos());
                 }
-                List<String> columns = query(cte.query(), outer, scope, asOf, depth + 1);
-                names.put(cte.name().name(), rename(columns, cte.columns(), cte.pos()));
+                // What this CTE sees: the ones before it (and, when recursive, itself), not the ones after.
+                Ctes seen = new Ctes(new HashMap<>(names), ctes);
+                List<String> columns = cte.recursive() ? recursive(cte, outer, seen, asOf, depth)
+                        : query(cte.query(), outer, seen, asOf, depth + 1);
+                names.put(cte.name().name(), new CteDef(rename(columns, cte.columns(), cte.pos()), cte, outer, seen,
+                        asOf));
             }
             ctes = scope;
         }
@@ -133,6 +188,53 @@ public final class ReadAnalyzer {
         limit(query.limit(), "LIMIT", frame, ctes, asOf, depth);
         limit(query.offset(), "OFFSET", frame, ctes, asOf, depth);
         return columns;
+    }
+
+    /**
+     * A CTE of WITH RECURSIVE, whose name its own body may read. The columns come from its column list, else
+     * from the first part of its top UNION (which cannot read it), as in PostgreSQL; the blocks that read it
+     * are its recursive steps. A body that is not a UNION of two parts cannot read itself (UNKNOWN_TABLE then).
+     */
+    private List<String> recursive(Query.Cte cte, Frame outer, Ctes seen, AsOf inherited, int depth) {
+        Query body = cte.query();
+        if (depth + 1 > MAX_DEPTH) {
+            throw VersoException.at(ErrorCode.NESTING_TOO_DEEP, "the read nests queries more than " + MAX_DEPTH
+                    + " levels deep", body.pos());
+        }
+        if (!(body.body() instanceof Query.SetOp op) || op.kind() != Query.SetOpKind.UNION) {
+            return query(body, outer, seen, inherited, depth + 1);
+        }
+        if (!body.orderBy().isEmpty() || body.limit() != null || body.offset() != null || !body.with().isEmpty()) {
+            throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "a recursive CTE's query is `first UNION [ALL] step`"
+                    + " without WITH, ORDER BY, LIMIT or OFFSET of its own: put them in the query that reads it",
+                    body.pos());
+        }
+        AsOf asOf = body.asOf() != null ? body.asOf() : inherited;
+        String name = cte.name().name();
+        CteDef self = null;
+        if (!cte.columns().isEmpty()) {
+            self = new CteDef(cte.columns().stream().map(Ident::name).toList(), cte, outer, seen, inherited);
+            seen.names().put(name, self);
+            defining.add(self);
+        }
+        try {
+            List<String> first = body(op.left(), outer, seen, asOf, depth + 1);
+            if (self == null) {
+                self = new CteDef(first, cte, outer, seen, inherited);
+                seen.names().put(name, self);
+                defining.add(self);
+            }
+            List<String> step = body(op.right(), outer, seen, asOf, depth + 1);
+            if (first.size() != step.size()) {
+                throw VersoException.at(ErrorCode.SET_OPERATION_MISMATCH, "each side of UNION must return the same "
+                        + "number of columns: " + first.size() + " on the left, " + step.size() + " on the right",
+                        op.pos());
+            }
+            outputs.put(body, first.size());
+            return first;
+        } finally {
+            defining.remove(self);
+        }
     }
 
     private List<String> body(Query.Body body, Frame outer, Ctes ctes, AsOf asOf, int depth) {
@@ -173,8 +275,14 @@ public final class ReadAnalyzer {
      * ORDER BY belongs to the block and may name the block's input columns.
      */
     private List<String> block(Query.Block block, Frame frame, Ctes ctes, AsOf asOf, int depth, Query owner) {
-        for (Query.FromItem item : block.from()) {
-            frame.entries.addAll(from(item, frame, ctes, asOf, depth));
+        Query.Block enclosing = currentBlock;
+        currentBlock = block;
+        try {
+            for (Query.FromItem item : block.from()) {
+                frame.entries.addAll(from(item, frame, ctes, asOf, depth));
+            }
+        } finally {
+            currentBlock = enclosing;
         }
         frame.ctes = ctes;
         frame.asOf = asOf;
@@ -271,6 +379,7 @@ public final class ReadAnalyzer {
             // A derived table's own AS OF, else the enclosing one; its body's trailing AS OF is nearer still.
             List<String> columns = query(derived.query(), frame.outer, ctes,
                     derived.asOf() != null ? derived.asOf() : asOf, depth + 1);
+            requireTaken(derived.asOf(), derived.alias().name());
             return List.of(new Entry(derived.alias().name(), rename(columns, derived.columnAliases(),
                     derived.pos())));
         }
@@ -325,14 +434,9 @@ public final class ReadAnalyzer {
                     + " relations (views expanded)", ref.pos());
         }
         String alias = ref.visibleName();
-        List<String> cte = ref.pseudo() ? null : ctes.find(ref.name().name());
+        CteDef cte = ref.pseudo() ? null : ctes.find(ref.name().name());
         if (cte != null) {
-            if (ref.asOf() != null) {
-                throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF does not apply to '" + ref.name()
-                        + "', a CTE: put AS OF inside its query", ref.asOf().pos());
-            }
-            bindings.put(ref, new BoundSelect.CteRead(ref.name().name()));
-            return new Entry(alias, rename(cte, ref.columnAliases(), ref.pos()));
+            return cte(ref, cte, inherited, depth);
         }
         AsOf asOf = ref.asOf() != null ? ref.asOf() : inherited;
         TableDef table;
@@ -345,10 +449,26 @@ public final class ReadAnalyzer {
             ViewDef view = lookup.view(ref.name().name()).orElseThrow(() -> e);
             return view(ref, view, alias, ctes, asOf, depth);
         }
+        if (ref.asOf() == null && asOf instanceof AsOf.SystemTime time
+                && (ref.pseudo() || !AsOfResolver.takesSystemTime(table, time))) {
+            // FOR SYSTEM_TIME of an enclosing derived table, CTE reference or view: MariaDB applies it to the
+            // system-versioned tables inside and reads the others as they are.
+            asOf = null;
+        }
+        if (asOf instanceof AsOf.SystemTime) {
+            tookSystemTime.add(asOf);
+        }
         BoundRelation relation = bind(ref, table, asOf, resolver);
         relations.add(relation);
         bindings.put(ref, new BoundSelect.TableRead(relation));
         Entry entry = new Entry(alias, rename(relation.columns(), ref.columnAliases(), ref.pos()));
+        if (ref.columnAliases().isEmpty()) {
+            table.columns().forEach(c -> entry.types.put(c.name(), c.type()));
+            if (table.systemVersioned()) {
+                entry.types.put(table.period().start(), table.period().type());
+                entry.types.put(table.period().end(), table.period().type());
+            }
+        }
         if (table.systemVersioned() && table.period().implicit() && relation.kind() != RelationKind.HISTORY) {
             // Invisible in SELECT *, readable by name; history() lists them, since it is the list of periods.
             int n = table.columns().size();
@@ -358,22 +478,89 @@ public final class ReadAnalyzer {
         return entry;
     }
 
+    /**
+     * A CTE reference. Its recursive reference (inside its own body) reads the rows of the step before. Read
+     * with its own AS OF, or inside such a read under another AS OF than its body was analysed with, it is
+     * expanded where it is used, as a view is: a copy of its definition, wrapped in a query of its own
+     * ({@code WITH [RECURSIVE] c AS (copy) SELECT * FROM c}), inherits that AS OF. Otherwise it reads the
+     * WITH's own.
+     */
+    private Entry cte(Query.TableRef ref, CteDef cte, AsOf inherited, int depth) {
+        String alias = ref.visibleName();
+        if (defining.contains(cte)) {
+            if (ref.asOf() != null) {
+                throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF does not apply to '" + ref.name()
+                        + "' inside its own recursive query, which reads the rows of the step before: put AS OF on the "
+                        + "tables it reads", ref.asOf().pos());
+            }
+            recursiveSteps.add(currentBlock);
+            bindings.put(ref, new BoundSelect.CteRead(ref.name().name()));
+            return new Entry(alias, rename(cte.columns(), ref.columnAliases(), ref.pos()));
+        }
+        AsOf asOf = ref.asOf() != null ? ref.asOf() : inherited;
+        if (ref.asOf() == null && (expansions == 0 || asOf == cte.asOf())) {
+            bindings.put(ref, new BoundSelect.CteRead(ref.name().name()));
+            return new Entry(alias, rename(cte.columns(), ref.columnAliases(), ref.pos()));
+        }
+        Query.Cte copy = AstCopy.of(cte.cte());
+        Pos pos = ref.pos();
+        Query.Block all = new Query.Block(false, List.of(new SelectItem.All(pos)), List.of(new Query.TableRef(
+                copy.name(), false, null, null, List.of(), pos)), null, List.of(), null, List.of(), pos);
+        Query expanded = new Query(List.of(copy), all, List.of(), null, null, null, pos);
+        List<String> columns;
+        expansions++;
+        try {
+            columns = query(expanded, cte.outer(), cte.scope(), asOf, depth + 1);
+        } finally {
+            expansions--;
+        }
+        requireTaken(ref.asOf(), ref.name().name());
+        bindings.put(ref, new BoundSelect.ViewRead(expanded, columns));
+        return new Entry(alias, rename(columns, ref.columnAliases(), ref.pos()));
+    }
+
+    /**
+     * A FOR SYSTEM_TIME given to a derived table, CTE reference or view must reach a table that keeps system
+     * time, as in MariaDB (4124).
+     */
+    private void requireTaken(AsOf asOf, String name) {
+        if (asOf instanceof AsOf.SystemTime time && !tookSystemTime.contains(time)) {
+            throw VersoException.at(ErrorCode.NOT_SYSTEM_VERSIONED, "'" + name + "' is not system-versioned: no table "
+                    + "in it without FOR SYSTEM_TIME or AS OF of its own keeps system time (MariaDB 4124)", time.pos());
+        }
+    }
+
     /** A view is expanded where it is used: its body inherits the AS OF that applies to the use. */
     private Entry view(Query.TableRef ref, ViewDef view, String alias, Ctes ctes, AsOf asOf, int depth) {
         if (viewDepth > MAX_DEPTH) {
             throw VersoException.at(ErrorCode.NESTING_TOO_DEEP, "views nest more than " + MAX_DEPTH + " deep",
                     ref.pos());
         }
-        Statement parsed = SqlParser.parse(view.query()).statements().get(0);
-        Query body = ((Statement.Select) parsed).query();
+        // Parsed once per text (Definitions); analysed at each use, since the body inherits the use's AS OF
+        // and runs with the caller's privileges. A body already bound in this analysis (the view read twice)
+        // is bound again as a copy: bindings are by node identity.
+        Query body = Definitions.query(view.query());
+        if (!viewBodies.add(body)) {
+            body = AstCopy.of(body);
+        }
         viewDepth++;
         List<String> columns;
         try {
             // A view body sees no CTE of the statement that uses it.
             columns = query(body, null, Ctes.EMPTY, asOf, depth + 1);
+        } catch (VersoException.UserError e) {
+            if (e.code() != ErrorCode.UNKNOWN_TABLE) {
+                throw e;
+            }
+            // The body runs with the caller's privileges: a table in it the caller may not know of (or one
+            // dropped since) makes the view unknown to the caller, word for word as a view that does not
+            // exist, so that no view reveals the name of what it reads.
+            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + ref.name().name() + "'",
+                    ref.name().pos());
         } finally {
             viewDepth--;
         }
+        requireTaken(ref.asOf(), ref.name().name());
         if (!view.columns().isEmpty()) {
             columns = view.columns();
         }
@@ -481,6 +668,8 @@ public final class ReadAnalyzer {
         final Set<String> qualifiedOnly = new HashSet<>();
         /** Columns found by name but left out of {@code *}: the implicit period columns of system versioning. */
         final Set<String> hidden = new HashSet<>();
+        /** The types of a catalog table's columns, for {@link TypeRules}; empty where they are not known here. */
+        final Map<String, ColumnType> types = new HashMap<>();
 
         Entry(String alias, List<String> columns) {
             this.alias = alias;
@@ -639,6 +828,13 @@ public final class ReadAnalyzer {
         } else {
             children(expr).forEach(child -> expr(child, frame, clause));
         }
+        TypeRules.check(expr, this::columnType);
+    }
+
+    /** A resolved column reference's type when it names a catalog table's column, else null. */
+    private ColumnType columnType(Expr.ColumnRef ref) {
+        Target target = targets.get(ref);
+        return target == null || target.entry() == null ? null : target.entry().types.get(target.column());
     }
 
     private void subqueryOfOneColumn(Query query, Frame frame, Pos pos) {

@@ -132,12 +132,16 @@ public final class SystemTables {
     private static ColumnDefinition requireOnce(ColumnDefinition seen, ColumnDefinition column, String what) {
         if (seen != null) {
             throw VersoException.at(ErrorCode.INVALID_DEFINITION, "two columns are GENERATED ALWAYS AS " + what + ": '"
-                    + seen.name() + "' and '" + column.name() + "'", column.pos());
+                    + seen.name() + "' and '" + column.name() + "' (MariaDB 4134: duplicate " + what + " column)",
+                    column.pos());
         }
         return column;
     }
 
-    /** MariaDB: a period column is TIMESTAMP(6) (error 4110); PostgreSQL's TIMESTAMP is microseconds too. */
+    /**
+     * MariaDB: a period column is TIMESTAMP(6), spelled so: TIMESTAMP alone is TIMESTAMP(0) there (error 4110),
+     * although PostgreSQL's TIMESTAMP is microseconds.
+     */
     private static ColumnType periodType(ColumnDefinition generated, Ident named, String what,
                                          Map<String, ColumnDefinition> columns) {
         ColumnDefinition column = columns.get(named.name());
@@ -150,9 +154,9 @@ public final class SystemTables {
                     + "must be GENERATED ALWAYS AS " + what, column.pos());
         }
         ColumnType type = ColumnType.from(column.type());
-        if (type.base() != ColumnType.Base.TIMESTAMP || (type.precision() != null && type.precision() != 6)) {
+        if (type.base() != ColumnType.Base.TIMESTAMP || type.precision() == null || type.precision() != 6) {
             throw VersoException.at(ErrorCode.INVALID_PERIOD_COLUMN, "period column '" + named + "' must be of type "
-                    + "TIMESTAMP(6), not " + type.display(), column.type().pos());
+                    + "TIMESTAMP(6), not " + type.display() + " (MariaDB 4110)", column.type().pos());
         }
         return new ColumnType(ColumnType.Base.TIMESTAMP, 6, null);
     }
@@ -165,6 +169,74 @@ public final class SystemTables {
     }
 
     // ---- writes and ALTER of a system-versioned table --------------------------------------------
+
+    /**
+     * A value MariaDB takes for a declared period column and overwrites with the commit's time: NULL, or
+     * DEFAULT (the one value its generated columns take).
+     */
+    private static boolean overwritten(Expr value) {
+        return value instanceof Expr.Default
+                || value instanceof Expr.Literal literal && literal.kind() == Expr.LiteralKind.NULL;
+    }
+
+    /**
+     * An INSERT's listed rows without the declared period columns they give NULL or DEFAULT, as MariaDB takes
+     * them (it writes the commit time there): named in the column list, or, with no list, as the two values
+     * after the other columns' (the order of SELECT *). Any other value for one is refused (MariaDB 1906) by
+     * {@link #checkInsert}; implicit period columns are never named.
+     */
+    public static Statement.InsertRows withoutPeriodNulls(Statement.InsertRows insert, TableDef table) {
+        if (table.period() == null || table.period().implicit() || insert.rows().isEmpty() || insert.query() != null) {
+            return insert;
+        }
+        List<Ident> columns = insert.columns();
+        if (columns.isEmpty()) {
+            int all = table.columns().size() + 2;
+            if (!insert.rows().stream().allMatch(row -> row.size() == all)) {
+                return insert;
+            }
+            columns = new ArrayList<>();
+            for (ColumnDef column : table.columns()) {
+                columns.add(new Ident(column.name(), insert.pos()));
+            }
+            columns.add(new Ident(table.period().start(), insert.pos()));
+            columns.add(new Ident(table.period().end(), insert.pos()));
+        }
+        List<Integer> period = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            if (table.period().names(columns.get(i).name())) {
+                period.add(i);
+            }
+        }
+        if (period.isEmpty()) {
+            return insert;
+        }
+        for (List<Expr> row : insert.rows()) {
+            for (int i : period) {
+                if (i < row.size() && !overwritten(row.get(i))) {
+                    return insert; // refused by checkInsert, at the column
+                }
+            }
+        }
+        List<Ident> kept = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            if (!period.contains(i)) {
+                kept.add(columns.get(i));
+            }
+        }
+        List<List<Expr>> rows = new ArrayList<>();
+        for (List<Expr> row : insert.rows()) {
+            List<Expr> values = new ArrayList<>();
+            for (int i = 0; i < row.size(); i++) {
+                if (!period.contains(i)) {
+                    values.add(row.get(i));
+                }
+            }
+            rows.add(values);
+        }
+        return new Statement.InsertRows(insert.upsert(), insert.table(), kept, rows, null, insert.group(), insert.pos(),
+                null);
+    }
 
     /** INSERT only (no UPSERT, no ATTRIBUTE GROUP), and never into a period column. */
     public static void checkInsert(Statement.InsertRows insert, TableDef table) {
@@ -209,29 +281,51 @@ public final class SystemTables {
         return texts;
     }
 
-    /** An UPDATE's assignments by column name: known columns, each once, never a period column. */
+    /**
+     * An UPDATE's assignments by column name: known columns, each once. A declared period column set to NULL
+     * is left out, as MariaDB ignores it (its value is the commit time); any other value of a period column is
+     * refused (MariaDB 1906), as is naming an implicit one.
+     */
     public static Map<String, Expr> assignments(Statement.Update update, TableDef table) {
         Map<String, Expr> assigned = new LinkedHashMap<>();
         for (Statement.Assignment a : update.assignments()) {
             if (table.period() != null && table.period().names(a.column().name())) {
+                // MariaDB ignores a NULL given a declared period column; DEFAULT, which an INSERT may give it, an
+                // UPDATE may not (1364: the column has no default value).
+                if (!table.period().implicit() && a.value() instanceof Expr.Literal literal
+                        && literal.kind() == Expr.LiteralKind.NULL) {
+                    continue;
+                }
+                if (!table.period().implicit() && a.value() instanceof Expr.Default given) {
+                    throw VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + a.column() + "' of "
+                            + table.name() + " is a period column of system versioning: an UPDATE cannot give it "
+                            + "DEFAULT (MariaDB 1364); NULL is taken and ignored", given.pos());
+                }
                 throw periodWrite(table, a.column());
             }
             ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
                     ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
                     a.column().pos()));
-            if (assigned.put(column.name(), a.value()) != null) {
+            Expr value = WriteAnalyzer.assignedValue(table, column, a.value());
+            if (assigned.put(column.name(), value) != null) {
                 throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is assigned twice",
                         a.column().pos());
+            }
+            if ((column.notNull() || column.isKey()) && value instanceof Expr.Literal lit
+                    && lit.kind() == Expr.LiteralKind.NULL) {
+                throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
+                        + table.name() + " is NOT NULL; the UPDATE gives it NULL", lit.pos());
             }
         }
         return assigned;
     }
 
-    /** A DELETE of a system-versioned table takes no AT: its versions are ordered by commit. */
+    /** A DELETE of a system-versioned (or APPEND) table takes no AT: its versions are ordered by commit. */
     public static void checkDelete(Statement.Delete delete, TableDef table) {
         if (!delete.at().isEmpty()) {
-            throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name()
-                    + ", a system-versioned table: its versions are ordered by commit", delete.pos());
+            throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name() + ", "
+                    + (table.mode() == TableMode.APPEND ? "an APPEND table" : "a system-versioned table")
+                    + ": its versions are ordered by commit", delete.pos());
         }
     }
 
@@ -244,6 +338,12 @@ public final class SystemTables {
         if (alter.add() == table.systemVersioned()) {
             throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + (alter.add()
                     ? " is already system-versioned" : " is not system-versioned"), alter.pos());
+        }
+        if (!alter.add() && !table.period().implicit()) {
+            // MariaDB wants the declared period columns dropped in the same ALTER; they are not droppable here.
+            throw VersoException.at(ErrorCode.INVALID_ALTER, "table " + table.name() + " declares its period columns ("
+                    + table.period().start() + ", " + table.period().end() + "): DROP SYSTEM VERSIONING applies to "
+                    + "implicit period columns only (MariaDB 4125: missing DROP COLUMN)", alter.pos());
         }
     }
 
@@ -290,23 +390,10 @@ public final class SystemTables {
                 table.indexes(), null, null, SystemPeriod.implicitColumns(), table.checks());
     }
 
-    /**
-     * The names an UPDATE's or DELETE's WHERE and assigned values use, bound to the table's current
-     * rows under its own name (period columns included).
-     */
-    public static java.util.IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs(TableDef table, Expr where,
-                                                                            Iterable<Expr> values, int parameterCount) {
-        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
-                ReadAnalyzer.columns(table, RelationKind.CURRENT));
-        Scope scope = new Scope(List.of(relation), java.util.Set.of(), parameterCount);
-        scope.check(where, false);
-        values.forEach(e -> scope.check(e, false));
-        return scope.refs();
-    }
-
     private static VersoException periodWrite(TableDef table, Ident column) {
         return VersoException.at(ErrorCode.PERIOD_COLUMN_WRITE, "column '" + column + "' of " + table.name()
-                + " is a period column of system versioning: its value is the commit time, never written",
+                + " is a period column of system versioning: its value is the commit time, never written (MariaDB "
+                + (table.period().implicit() ? "1054" : "1906") + ")",
                 column.pos());
     }
 }

@@ -145,6 +145,32 @@ public final class Values {
         }
     }
 
+    /**
+     * A string literal PostgreSQL will read as the numeric {@code type} (it meets an operand of that type, or is
+     * cast to it): INVALID_VALUE at its position unless it is such a value. As lenient as PostgreSQL's input or
+     * more, so nothing PostgreSQL takes is refused (NaN and the infinities of NUMERIC and the floating types pass).
+     */
+    public static void checkNumber(ColumnType type, String text, Pos pos) {
+        String special = text.trim().toLowerCase(Locale.ROOT);
+        if (special.equals("nan") || special.matches("[+-]?inf(inity)?")) {
+            return;
+        }
+        try {
+            switch (type.base()) {
+                case SMALLINT, INTEGER, BIGINT -> integer(type, text, text);
+                case NUMERIC -> numeric(null, text);
+                case REAL, DOUBLE -> floating(text);
+                default -> throw new IllegalArgumentException("not a numeric type: " + type.display());
+            }
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw VersoException.at(ErrorCode.INVALID_VALUE, quoteForMessage(text) + " is not a valid "
+                    + type.display() + ", the type PostgreSQL reads it as here", pos);
+        } catch (IllegalArgumentException e) {
+            throw VersoException.at(ErrorCode.INVALID_VALUE, quoteForMessage(text) + " " + e.getMessage()
+                    + " (read as " + type.display() + " here)", pos);
+        }
+    }
+
     private static String quoteForMessage(String text) {
         String shown = text.length() > 80 ? text.substring(0, 77) + "..." : text;
         return "'" + shown + "'";

@@ -44,9 +44,8 @@ public final class Weight {
     }
 
     private static boolean light(Statement statement, Keys keys) {
-        if (statement instanceof Statement.ShowTables || statement instanceof Statement.Describe
-                || statement instanceof Statement.ShowCreateTable || statement instanceof Statement.ShowGrants
-                || statement instanceof Statement.ShowDerived || statement instanceof Statement.TransactionControl) {
+        if (statement instanceof Statement.Listing || statement instanceof Statement.ShowGrants
+                || statement instanceof Statement.TransactionControl) {
             return true;
         }
         if (statement instanceof Statement.Select select) {

@@ -11,6 +11,7 @@ import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
+import io.verso.sql.ast.TypeSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -97,14 +98,45 @@ public final class WriteAnalyzer {
                         + " values for " + named.size() + " columns", row.isEmpty() ? statement.pos() : row.get(0).pos());
             }
             for (int i = 0; i < named.size(); i++) {
-                values[i][r] = Values.valueOf(row.get(i), params);
+                values[i][r] = row.get(i) instanceof Expr.Default ? defaultOf(table, named.get(i))
+                        : Values.valueOf(row.get(i), params);
             }
         }
         return new ValuesRows(statement, named, values);
     }
 
-    /** An UPDATE checked against its table: assignments, the groups they write, the WHERE's names. */
-    public static BoundChange.Update update(Statement.Update update, TableDef table, int parameterCount) {
+    /** DEFAULT in VALUES: the column's DEFAULT, as a column left out gets it, or NULL without one. */
+    private static Object defaultOf(TableDef table, Ident column) {
+        return table.column(column.name()).map(ColumnDef::defaultValue).orElse(null);
+    }
+
+    /**
+     * An UPDATE's value for {@code column}: {@code DEFAULT} is the column's DEFAULT, typed as the column, or NULL
+     * without one, as DEFAULT in VALUES gives ({@link #defaultOf}); a NOT NULL column without one has none to
+     * take. Any other value as written.
+     */
+    public static Expr assignedValue(TableDef table, ColumnDef column, Expr value) {
+        if (!(value instanceof Expr.Default given)) {
+            return value;
+        }
+        if (column.defaultValue() == null) {
+            if (column.notNull() || column.isKey()) {
+                throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
+                        + table.name() + " is NOT NULL and has no DEFAULT for SET ... = DEFAULT to give it "
+                        + "(MariaDB 1364)", given.pos());
+            }
+            return new Expr.Literal(Expr.LiteralKind.NULL, null, given.pos());
+        }
+        return new Expr.Cast(new Expr.Literal(Expr.LiteralKind.STRING, column.defaultValue(), given.pos()),
+                TypeSpec.of(column.type(), given.pos()), given.pos());
+    }
+
+    /**
+     * An UPDATE checked against its table: assignments, the groups they write, and the read of the rows it
+     * matches (keys, then the groups' columns, assigned or kept) bound by the read analyzer over {@code lookup}.
+     */
+    public static BoundChange.Update update(Statement.Update update, TableDef table, TableLookup lookup,
+                                            AsOfResolver asOf, int parameterCount) {
         Map<String, Expr> assigned = new LinkedHashMap<>();
         for (Statement.Assignment a : update.assignments()) {
             ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
@@ -115,7 +147,7 @@ public final class WriteAnalyzer {
                         + "' cannot be updated: write the new key with UPSERT and DELETE the old one",
                         a.column().pos());
             }
-            if (assigned.put(column.name(), a.value()) != null) {
+            if (assigned.put(column.name(), assignedValue(table, column, a.value())) != null) {
                 throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
                         + "' is assigned twice", a.column().pos());
             }
@@ -130,16 +162,26 @@ public final class WriteAnalyzer {
                 }
             }
         }
-        Scope scope = currentRows(table, parameterCount);
-        scope.check(update.where(), false);
-        assigned.values().forEach(e -> scope.check(e, false));
         List<ColumnDef> columns = new ArrayList<>(table.keyColumns());
         groups.forEach(g -> columns.addAll(table.columnsOf(g)));
-        return new BoundChange.Update(table, groups, columns, assigned, update.where(), scope.refs(), update.pos());
+        List<Expr> items = columns.stream().map(c -> assigned.containsKey(c.name()) ? assigned.get(c.name())
+                : column(update.table(), c)).toList();
+        BoundSelect matched = ReadAnalyzer.matched(update.table(), items, update.where(), "UPDATE ... SET", lookup,
+                asOf, parameterCount);
+        return new BoundChange.Update(table, groups, columns, assigned, matched, update.pos());
     }
 
-    /** A DELETE checked against its table: the tombstones' ordering values and the keys it names, if any. */
-    public static BoundChange.Delete delete(Statement.Delete delete, TableDef table, List<Object> params) {
+    /** {@code target.column}, a reference to a column of the target's current rows, at the target's position. */
+    private static Expr column(Ident target, ColumnDef column) {
+        return new Expr.ColumnRef(target, new Ident(column.name(), target.pos()), target.pos());
+    }
+
+    /**
+     * A DELETE checked against its table: the tombstones' ordering values, the keys it names, if any, and
+     * the read of the keys its WHERE matches, bound by the read analyzer over {@code lookup}.
+     */
+    public static BoundChange.Delete delete(Statement.Delete delete, TableDef table, TableLookup lookup,
+                                            AsOfResolver asOf, List<Object> params) {
         Map<String, Object> at = new LinkedHashMap<>();
         Map<String, Pos> atPositions = new LinkedHashMap<>();
         for (Statement.Assignment a : delete.at()) {
@@ -166,10 +208,10 @@ public final class WriteAnalyzer {
                 }
             }
         }
-        Scope scope = currentRows(table, params.size());
-        scope.check(delete.where(), false);
+        BoundSelect matched = ReadAnalyzer.matched(delete.table(), table.keyColumns().stream()
+                .map(k -> column(delete.table(), k)).toList(), delete.where(), "DELETE", lookup, asOf, params.size());
         List<Map<String, Object>> keys = KeyPredicate.explicitKeys(delete.where(), table.keyColumns(), params);
-        return new BoundChange.Delete(table, at, atPositions, keys, delete.where(), scope.refs(), delete.pos());
+        return new BoundChange.Delete(table, at, atPositions, keys, matched, delete.pos());
     }
 
     /** The rows an UPDATE read back (text per column) or a DELETE's keys, as rows to write. */
@@ -181,12 +223,6 @@ public final class WriteAnalyzer {
             rows.add(new RowInput(values, delete.atPositions(), "DELETE"));
         }
         return rows;
-    }
-
-    private static Scope currentRows(TableDef table, int parameterCount) {
-        BoundRelation relation = new BoundRelation(table.name(), table, RelationKind.CURRENT, null,
-                ReadAnalyzer.columns(table, RelationKind.CURRENT));
-        return new Scope(List.of(relation), Set.of(), parameterCount);
     }
 
     /**

@@ -21,6 +21,19 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
     }
 
     /**
+     * The type a value is cast to for comparison with a column of this type (a key given as text, in REST and
+     * GraphQL): the base type, text for the character types (their values compare as text), so an index of
+     * the column serves the comparison.
+     */
+    public String comparisonTypeName() {
+        return switch (base) {
+            case VARCHAR, CHAR -> "text";
+            case DOUBLE -> "double precision";
+            default -> base.name().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
+    /**
      * A type as written: a name and up to two integer modifiers (precision, scale or length), and
      * where it was written. The syntax tree's type names implement it; the catalog knows no syntax.
      */

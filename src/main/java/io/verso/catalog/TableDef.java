@@ -28,6 +28,8 @@ public record TableDef(long id, String name, TableMode mode, List<ColumnDef> col
      */
     public record SystemPeriod(String start, String end, boolean implicit, ColumnType type) {
         public static final String END_OF_TIME = "2038-01-19 03:14:07.999999";
+        /** {@link #END_OF_TIME} in UTC: the row_end of every current version, so no time at or after it reads one. */
+        public static final java.time.Instant END_OF_TIME_INSTANT = java.time.Instant.parse("2038-01-19T03:14:07.999999Z");
 
         public static SystemPeriod implicitColumns() {
             return new SystemPeriod("row_start", "row_end", true, new ColumnType(ColumnType.Base.TIMESTAMP, 6, null));

@@ -34,7 +34,7 @@ public final class CheckCompiler {
     }
 
     /**
-     * Rows an APPEND table received in commit {@code commit}, or the current versions a SYSTEM table's
+     * Current rows an APPEND table received in commit {@code commit}, or the current versions a SYSTEM table's
      * rows got in it (both found by index); with {@code commit} null, every current row (the table's own
      * definition checked against its empty table when it is created).
      */
@@ -52,10 +52,9 @@ public final class CheckCompiler {
                 b.sql(" AND ").ident("_from").sql(" = ").bind(commit);
             }
         } else if (table.mode() == TableMode.APPEND) {
+            b.ident("_to").sql(" IS NULL");
             if (commit != null) {
-                b.ident("_commit").sql(" = ").bind(commit);
-            } else {
-                b.sql("TRUE");
+                b.sql(" AND ").ident("_commit").sql(" = ").bind(commit);
             }
         } else {
             b.sql("(");
@@ -87,7 +86,7 @@ public final class CheckCompiler {
 
     private static void falseCheck(SqlBuilder b, CheckConstraints.Bound check) {
         b.sql("((");
-        new ExprCompiler(check.refs(), List.of()).emit(b, check.expr());
+        new ExprCompiler(null, List.of()).emit(b, check.expr());
         b.sql(") IS FALSE)");
     }
 }

@@ -15,7 +15,9 @@ import java.util.List;
  * was the winner; for tables created since it was introduced, partitioned into the versions that
  * were current at some commit and those that never were (older tables keep one plain table, and
  * every statement reads both layouts alike). APPEND tables keep their rows in {@code t<id>_cur}
- * with the commit that wrote them.
+ * with the commit that wrote them and, once an UPDATE or DELETE has replaced or removed a row, the
+ * commit that did ({@code _to}, NULL while the row is current): a changed row stays, so AS OF still
+ * reads it.
  */
 public final class DdlCompiler {
 
@@ -30,7 +32,7 @@ public final class DdlCompiler {
         columnDefinitions(cur, table);
         if (table.mode() == TableMode.APPEND) {
             cur.sql(table.columns().isEmpty() ? "" : ", ").ident("_commit").sql(" bigint NOT NULL, ").ident("_pos")
-                    .sql(" integer NOT NULL)");
+                    .sql(" integer NOT NULL, ").ident("_to").sql(" bigint)");
             statements.add(cur.build());
             statements.add(new SqlBuilder().sql("CREATE INDEX ON ").table(table.currentTable())
                     .sql(" (").ident("_commit").sql(")").build());

@@ -3,6 +3,8 @@ package io.verso.compile;
 import io.verso.analyze.Function;
 import io.verso.analyze.ResolvedRef;
 import io.verso.catalog.ColumnType;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Query;
 import java.math.BigDecimal;
@@ -34,6 +36,18 @@ public final class ExprCompiler {
      * {@code refs} null: column references are emitted as written (quoted), for PostgreSQL to
      * resolve against the same scopes the analyzer checked.
      */
+    /**
+     * The compiler of the subquery {@code at}. A statement compiled without one (an UPDATE or DELETE of a
+     * system-versioned table, a CHECK, a time bound) takes no subquery: refused as such, never a null.
+     */
+    private QueryEmitter queries(Expr at) {
+        if (queries == null) {
+            throw VersoException.at(ErrorCode.NOT_SUPPORTED, "a subquery is not supported here (in the WHERE or SET "
+                    + "of an UPDATE or DELETE of a system-versioned table, a CHECK, or a time bound)", at.pos());
+        }
+        return queries;
+    }
+
     public ExprCompiler(IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs, List<Object> params, QueryEmitter queries) {
         this.refs = refs;
         this.params = params;
@@ -125,23 +139,25 @@ public final class ExprCompiler {
             special(b, s);
         } else if (expr instanceof Expr.Subquery s) {
             b.sql("(");
-            queries.emit(b, s.query());
+            queries(s).emit(b, s.query());
             b.sql(")");
         } else if (expr instanceof Expr.Exists e) {
             b.sql("EXISTS (");
-            queries.emit(b, e.query());
+            queries(e).emit(b, e.query());
             b.sql(")");
         } else if (expr instanceof Expr.InSubquery in) {
+            QueryEmitter query = queries(in); // before the value, which was bound only where subqueries are
             b.sql("(");
             emit(b, in.value());
             b.sql(in.negated() ? " NOT IN (" : " IN (");
-            queries.emit(b, in.query());
+            query.emit(b, in.query());
             b.sql("))");
         } else if (expr instanceof Expr.Quantified q) {
+            QueryEmitter query = queries(q);
             b.sql("(");
             emit(b, q.value());
             b.sql(" ").sql(q.op().sql).sql(q.all() ? " ALL (" : " ANY (");
-            queries.emit(b, q.query());
+            query.emit(b, q.query());
             b.sql("))");
         } else if (expr instanceof Expr.DistinctFrom d) {
             b.sql("(");

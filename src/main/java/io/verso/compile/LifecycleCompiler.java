@@ -35,6 +35,13 @@ public final class LifecycleCompiler {
                     .ident(column.physical()).sql(" ").sql(column.type().sql());
             if (quotedDefault != null) {
                 b.sql(" DEFAULT CAST(").sql(quotedDefault).sql(" AS ").sql(column.type().sql()).sql(")");
+            }
+            if (column.notNull() && table.mode() == TableMode.SYSTEM) {
+                // A SYSTEM table's rows are whole rows, so PostgreSQL holds its NOT NULL as CREATE TABLE gave it
+                // (SystemCompiler.createTable); the default has filled every existing version first.
+                b.sql(" NOT NULL");
+            }
+            if (quotedDefault != null) {
                 statements.add(b.build());
                 statements.add(new SqlBuilder().sql("ALTER TABLE ").table(physical).sql(" ALTER COLUMN ")
                         .ident(column.physical()).sql(" DROP DEFAULT").build());
@@ -68,10 +75,10 @@ public final class LifecycleCompiler {
                     .ident(indexName(table, index, "cur")).sql(" ON ").table(table.currentTable()).sql(" (");
             columns(b, index.columns());
             b.sql(")");
-            if (index.unique() && table.mode() == TableMode.SYSTEM) {
-                // Unique among current versions: closed versions are history.
+            if (index.unique() && (table.mode() == TableMode.SYSTEM || table.mode() == TableMode.APPEND)) {
+                // Unique among current versions (rows): closed versions (ended rows) are history.
                 b.sql(" WHERE ").ident("_to").sql(" IS NULL");
-            } else if (index.unique() && table.mode() != TableMode.APPEND) {
+            } else if (index.unique()) {
                 // Unique among current rows: a deleted key's row stays behind as a tombstone.
                 b.sql(" WHERE ");
                 RelationCompiler.liveFilter(b, table, null);

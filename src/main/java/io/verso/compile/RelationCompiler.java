@@ -37,7 +37,7 @@ public final class RelationCompiler {
         }
     }
 
-    /** Live rows of a keyed table, or every row of an APPEND table. */
+    /** Live rows of a keyed table, or the current rows of an APPEND table (none an UPDATE or DELETE ended). */
     public static void current(SqlBuilder b, TableDef table) {
         b.sql("(SELECT ");
         boolean multiGroup = table.groups().size() > 1;
@@ -50,9 +50,10 @@ public final class RelationCompiler {
                 builder.ident(column.physical());
             }
         });
-        b.sql(" FROM ").table(table.currentTable());
-        if (table.mode() != TableMode.APPEND) {
-            b.sql(" WHERE ");
+        b.sql(" FROM ").table(table.currentTable()).sql(" WHERE ");
+        if (table.mode() == TableMode.APPEND) {
+            b.ident("_to").sql(" IS NULL");
+        } else {
             liveFilter(b, table, null);
         }
         b.sql(")");
@@ -80,8 +81,9 @@ public final class RelationCompiler {
         if (table.mode() == TableMode.APPEND) {
             b.sql("(SELECT ");
             columns(b, table, (builder, column) -> builder.ident(column.physical()));
+            // Appended by n and not yet replaced or removed at n.
             b.sql(" FROM ").table(table.currentTable()).sql(" WHERE ").ident("_commit").sql(" <= ").bind(n)
-                    .sql(")");
+                    .sql(" AND (").ident("_to").sql(" IS NULL OR ").ident("_to").sql(" > ").bind(n).sql("))");
             return;
         }
         List<GroupDef> groups = table.groups();
@@ -179,6 +181,36 @@ public final class RelationCompiler {
         return qualifier == null ? b.ident(name) : b.qualified(qualifier, name);
     }
 
+    /**
+     * An APPEND table's changes: an {@code insert} at the commit that appended a row, and a {@code delete}
+     * (the row as {@code _before}) at the commit whose UPDATE or DELETE ended it; an UPDATE is both, as a
+     * keyless row has no identity to carry. A row appended and ended by one commit never was current: no
+     * change.
+     */
+    private static void appendChanges(SqlBuilder b, TableDef table, Long asOf) {
+        b.sql("(SELECT ");
+        columns(b, table, (builder, column) -> builder.ident(column.physical()));
+        b.sql(", ").ident("_commit").sql(" AS ").ident("_commit").sql(", CAST(").bind("insert")
+                .sql(" AS text) AS ").ident("_op").sql(", CAST(NULL AS jsonb) AS ").ident("_before")
+                .sql(" FROM ").table(table.currentTable()).sql(" WHERE (").ident("_to").sql(" IS NULL OR ")
+                .ident("_to").sql(" > ").ident("_commit").sql(")");
+        if (asOf != null) {
+            b.sql(" AND ").ident("_commit").sql(" <= ").bind(asOf);
+        }
+        b.sql(" UNION ALL SELECT ");
+        columns(b, table, (builder, column) -> builder.sql("CAST(NULL AS ").sql(column.type().sql()).sql(")"));
+        b.sql(", ").ident("_to").sql(" AS ").ident("_commit").sql(", CAST(").bind("delete").sql(" AS text) AS ")
+                .ident("_op").sql(", to_jsonb(").ident("_b").sql(") - ").bind("_to").sql(" AS ").ident("_before")
+                .sql(" FROM (SELECT ");
+        columns(b, table, (builder, column) -> builder.ident(column.physical()));
+        b.sql(", ").ident("_to").sql(" FROM ").table(table.currentTable()).sql(" WHERE ").ident("_to")
+                .sql(" > ").ident("_commit");
+        if (asOf != null) {
+            b.sql(" AND ").ident("_to").sql(" <= ").bind(asOf);
+        }
+        b.sql(") AS ").ident("_b").sql(")");
+    }
+
     /** Every retained version, one row per version and group, with the history pseudo-columns. */
     static void history(SqlBuilder b, TableDef table, Long asOf) {
         b.sql("(SELECT ");
@@ -197,10 +229,17 @@ public final class RelationCompiler {
             builder.sql(" THEN ").ident(column.physical()).sql(" END");
         });
         if (table.mode() == TableMode.APPEND) {
+            // A row is current from the commit that appended it until the UPDATE or DELETE that ended it; one
+            // ended by its own commit never was (both NULL, as a version superseded within its commit).
             b.sql(", CAST(").bind(GroupDef.DEFAULT_NAME).sql(" AS text) AS ").ident("_group")
                     .sql(", ").ident("_commit").sql(" AS ").ident("_commit")
-                    .sql(", ").ident("_commit").sql(" AS ").ident("_current_from")
-                    .sql(", CAST(NULL AS bigint) AS ").ident("_current_to")
+                    .sql(", CASE WHEN ").ident("_to").sql(" = ").ident("_commit").sql(" THEN NULL ELSE ")
+                    .ident("_commit").sql(" END AS ").ident("_current_from").sql(", CASE WHEN ").ident("_to")
+                    .sql(" > ").ident("_commit");
+            if (asOf != null) {
+                b.sql(" AND ").ident("_to").sql(" <= ").bind(asOf);
+            }
+            b.sql(" THEN ").ident("_to").sql(" END AS ").ident("_current_to")
                     .sql(", FALSE AS ").ident("_deleted")
                     .sql(" FROM ").table(table.currentTable());
         } else {
@@ -235,15 +274,7 @@ public final class RelationCompiler {
      */
     static void changes(SqlBuilder b, TableDef table, Long asOf) {
         if (table.mode() == TableMode.APPEND) {
-            b.sql("(SELECT ");
-            columns(b, table, (builder, column) -> builder.ident(column.physical()));
-            b.sql(", ").ident("_commit").sql(" AS ").ident("_commit").sql(", CAST(").bind("insert")
-                    .sql(" AS text) AS ").ident("_op").sql(", CAST(NULL AS jsonb) AS ").ident("_before")
-                    .sql(" FROM ").table(table.currentTable());
-            if (asOf != null) {
-                b.sql(" WHERE ").ident("_commit").sql(" <= ").bind(asOf);
-            }
-            b.sql(")");
+            appendChanges(b, table, asOf);
             return;
         }
         b.sql("(SELECT ");

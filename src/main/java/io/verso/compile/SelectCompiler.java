@@ -34,6 +34,14 @@ public final class SelectCompiler {
         return b.build();
     }
 
+    /**
+     * The expressions of a bound read's block, for a statement of another shape that holds them (a SYSTEM
+     * table's UPDATE ... SET and WHERE): names as written, subqueries compiled as this read's.
+     */
+    public static ExprCompiler expressions(BoundSelect bound, List<Object> params) {
+        return new SelectCompiler(bound, params).exprs;
+    }
+
     /** Emits a read into a statement being built (INSERT ... SELECT). */
     public static void emit(SqlBuilder b, BoundSelect bound, List<Object> params) {
         new SelectCompiler(bound, params).query(b, bound.query());
@@ -41,7 +49,7 @@ public final class SelectCompiler {
 
     private void query(SqlBuilder b, Query query) {
         if (!query.with().isEmpty()) {
-            b.sql("WITH ");
+            b.sql(query.with().get(0).recursive() ? "WITH RECURSIVE " : "WITH ");
             for (int i = 0; i < query.with().size(); i++) {
                 Query.Cte cte = query.with().get(i);
                 b.sql(i > 0 ? ", " : "").ident(cte.name().name());
@@ -134,7 +142,17 @@ public final class SelectCompiler {
                 fromItem(b, block.from().get(i));
             }
         }
-        if (block.where() != null) {
+        if (bound.recursiveSteps().contains(block)) {
+            // A step of WITH RECURSIVE: verso.recursion_step (V27) counts the rows it makes and refuses a
+            // recursion past verso.max-recursive-rows (RECURSION_LIMIT) rather than let it run to the timeout.
+            b.sql(" WHERE ");
+            if (block.where() != null) {
+                b.sql("(");
+                exprs.emit(b, block.where());
+                b.sql(") AND ");
+            }
+            b.sql("verso.recursion_step()");
+        } else if (block.where() != null) {
             b.sql(" WHERE ");
             exprs.emit(b, block.where());
         }

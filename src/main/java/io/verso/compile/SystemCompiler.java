@@ -28,9 +28,14 @@ public final class SystemCompiler {
     private SystemCompiler() {
     }
 
-    /** The commit time as PostgreSQL's {@code timestamp}, in UTC: the value of row_start/row_end. */
+    /**
+     * The commit time as PostgreSQL's {@code timestamp}, in UTC: the value of row_start/row_end. A bound
+     * the caller gave as {@code 'infinity'} / {@code '-infinity'} ({@link TimeCompiler#INFINITY}) stays
+     * that: no LocalDateTime holds it, and PostgreSQL compares it as the caller meant.
+     */
     public static String utc(Instant commitTime) {
-        return LocalDateTime.ofInstant(commitTime, ZoneOffset.UTC).toString();
+        String infinite = TimeCompiler.infinite(commitTime);
+        return infinite != null ? infinite : LocalDateTime.ofInstant(commitTime, ZoneOffset.UTC).toString();
     }
 
     public static List<CompiledSql> createTable(TableDef table, List<List<String>> unique) {
@@ -288,7 +293,8 @@ public final class SystemCompiler {
     /**
      * ADD SYSTEM VERSIONING of an UPSERT or APPEND table ({@code from}) as the SYSTEM table {@code to}
      * (same id, so the same physical name): the old storage is renamed aside, the new one created, its
-     * live rows copied in as versions starting at this commit (an APPEND table's in the order written),
+     * live rows copied in as versions starting at this commit (an APPEND table's current rows in the order
+     * written),
      * and the old storage dropped. The caller recreates the table's indexes afterwards.
      */
     public static List<CompiledSql> convert(TableDef from, TableDef to, long commit, Instant commitTime) {
@@ -311,7 +317,7 @@ public final class SystemCompiler {
         }
         copy.bind(commit).sql(", CAST(").bind(utc(commitTime)).sql(" AS timestamp) FROM ").table(aside);
         if (from.mode() == io.verso.catalog.TableMode.APPEND) {
-            copy.sql(" ORDER BY ").ident("_commit").sql(", ").ident("_pos");
+            copy.sql(" WHERE ").ident("_to").sql(" IS NULL ORDER BY ").ident("_commit").sql(", ").ident("_pos");
         } else {
             copy.sql(" WHERE ");
             RelationCompiler.liveFilter(copy, from, null);

@@ -11,7 +11,20 @@ import java.util.List;
  */
 public final class TimeCompiler {
 
+    /**
+     * PostgreSQL's {@code 'infinity'} and {@code '-infinity'} as instants: later and earlier than any
+     * time a table holds. A bound such as {@code BEFORE SYSTEM_TIME 'infinity'} means just that, so it
+     * travels as these two values and is bound as PostgreSQL's own words again ({@link #infinite}).
+     */
+    public static final Instant INFINITY = Instant.MAX;
+    public static final Instant MINUS_INFINITY = Instant.MIN;
+
     private TimeCompiler() {
+    }
+
+    /** PostgreSQL's text for {@link #INFINITY} or {@link #MINUS_INFINITY}, null for any other instant. */
+    public static String infinite(Instant t) {
+        return t.equals(INFINITY) ? "infinity" : t.equals(MINUS_INFINITY) ? "-infinity" : null;
     }
 
     /** The latest commit up to {@code latestCommit} made at or before the time {@code value} names, 0 if none. */
@@ -34,6 +47,6 @@ public final class TimeCompiler {
         // Commit times are UTC wall times in period columns: compare them as such.
         return new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
                 .bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
-                .sql(" CAST(").bind(t.toString()).sql(" AS timestamptz)").build();
+                .sql(" CAST(").bind(infinite(t) != null ? infinite(t) : t.toString()).sql(" AS timestamptz)").build();
     }
 }

@@ -89,14 +89,17 @@ public final class WriteCompiler {
             b.sql(" SELECT (SELECT count(*) FROM src), (SELECT array_agg(").ident("_pos").sql(") FROM won)");
             return b.build();
         }
+        // The winners the write replaced, joined once: planned inside the update below, the join of two CTEs
+        // (which have no statistics) became a nested loop over every pair, 25 million for 5,000 replaced keys.
+        b.sql(", replaced AS MATERIALIZED (SELECT old.* FROM cand AS old JOIN won USING (");
+        list(b, keys, null);
+        b.sql("))");
         // The superseded winner stops being current at this commit. If it was written earlier in this
         // same commit it was never visible as the winner: it becomes a version that never was current.
         b.sql(", closed AS (UPDATE ").table(table.historyTable()).sql(" AS h SET ")
                 .ident("_to").sql(" = CASE WHEN h.").ident("_from").sql(" = ").bind(commit).sql(" THEN NULL ELSE ")
                 .bind(commit).sql(" END, ").ident("_from").sql(" = CASE WHEN h.").ident("_from").sql(" = ")
-                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM cand AS old JOIN won USING (");
-        list(b, keys, null);
-        b.sql(") WHERE ");
+                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM replaced AS old WHERE ");
         for (ColumnDef k : keys) {
             b.qualified("h", k.physical()).sql(" = ").qualified("old", k.physical()).sql(" AND ");
         }
@@ -162,21 +165,34 @@ public final class WriteCompiler {
         return b.build();
     }
 
-    /** The first of the given keys that has a live row: INSERT refuses it. */
-    public static CompiledSql liveKeys(TableDef table, List<ColumnDef> keys, String[][] values) {
-        SqlBuilder b = new SqlBuilder();
-        b.sql("SELECT ");
-        for (int i = 0; i < keys.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("cur", keys.get(i).physical()).sql(" AS text)");
+    /**
+     * The first key an INSERT must refuse, as text per key column, then whether it repeats among the
+     * statement's own rows (else it has a live row): an INSERT writes keys that have no current row, each
+     * once, on every mode (a SYSTEM table's current rows are its open versions). No row when there is none.
+     * {@code keys[k][r]}: key column k of row r. Keys compare as their types do, so {@code 1.0} repeats {@code 1}.
+     */
+    public static CompiledSql refusedKeys(TableDef table, String[][] keys) {
+        List<ColumnDef> columns = table.keyColumns();
+        SqlBuilder b = new SqlBuilder().sql("SELECT ");
+        for (ColumnDef key : columns) {
+            b.sql("CAST(").qualified("k", key.physical()).sql(" AS text), ");
         }
-        b.sql(" FROM ").table(table.currentTable()).sql(" AS cur JOIN (");
-        source(b, keys, values, null);
-        b.sql(") AS k USING (");
-        list(b, keys, null);
-        b.sql(") WHERE ");
-        RelationCompiler.liveFilter(b, table, "cur");
-        b.sql(" LIMIT 1");
-        return b.build();
+        b.sql("count(*) > 1 FROM (");
+        source(b, columns, keys, null);
+        b.sql(") AS k GROUP BY ");
+        list(b, columns, "k");
+        b.sql(" HAVING count(*) > 1 OR EXISTS (SELECT 1 FROM ").table(table.currentTable()).sql(" AS cur WHERE ");
+        for (ColumnDef key : columns) {
+            b.qualified("cur", key.physical()).sql(" = ").qualified("k", key.physical()).sql(" AND ");
+        }
+        if (table.mode() == TableMode.SYSTEM) {
+            b.qualified("cur", "_to").sql(" IS NULL");
+        } else {
+            b.sql("(");
+            RelationCompiler.liveFilter(b, table, "cur");
+            b.sql(")");
+        }
+        return b.sql(") LIMIT 1").build();
     }
 
     private static void source(SqlBuilder b, List<ColumnDef> columns, String[][] values, Integer[] positions) {
@@ -231,47 +247,12 @@ public final class WriteCompiler {
      * written as versions, so every group sees the rows as they were before the statement.
      */
     public static CompiledSql updatedRows(BoundChange.Update update, List<Object> params) {
-        TableDef table = update.table();
-        ExprCompiler exprs = new ExprCompiler(update.refs(), params);
-        SqlBuilder b = new SqlBuilder().sql("SELECT ");
-        List<ColumnDef> columns = update.columns();
-        for (int i = 0; i < columns.size(); i++) {
-            ColumnDef column = columns.get(i);
-            b.sql(i > 0 ? ", " : "").sql("CAST(");
-            Expr value = update.assigned().get(column.name());
-            if (value == null) {
-                b.qualified(table.name(), column.name());
-            } else {
-                b.sql("CAST((");
-                exprs.emit(b, value);
-                b.sql(") AS ").sql(column.type().sql()).sql(")");
-            }
-            b.sql(" AS text)");
-        }
-        matched(b, table, update.where(), exprs);
-        return b.build();
+        return queriedRows(update.matched(), update.table(), update.columns(), false, params);
     }
 
     /** The keys of the current rows a DELETE's WHERE matches, as text. */
     public static CompiledSql deletedKeys(BoundChange.Delete delete, List<Object> params) {
-        TableDef table = delete.table();
-        List<ColumnDef> keys = table.keyColumns();
-        SqlBuilder b = new SqlBuilder().sql("SELECT ");
-        for (int i = 0; i < keys.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified(table.name(), keys.get(i).name()).sql(" AS text)");
-        }
-        matched(b, table, delete.where(), new ExprCompiler(delete.refs(), params));
-        return b.build();
-    }
-
-    private static void matched(SqlBuilder b, TableDef table, Expr where, ExprCompiler exprs) {
-        b.sql(" FROM ");
-        RelationCompiler.current(b, table);
-        b.sql(" AS ").ident(table.name());
-        if (where != null) {
-            b.sql(" WHERE ");
-            exprs.emit(b, where);
-        }
+        return queriedRows(delete.matched(), delete.table(), delete.table().keyColumns(), false, params);
     }
 
     /**

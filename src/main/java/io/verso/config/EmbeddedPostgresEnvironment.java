@@ -30,8 +30,10 @@ import org.springframework.util.ClassUtils;
  *
  * <p>It acknowledges a write only once it is on disk (fsync and synchronous_commit on, unlike the
  * library's test-oriented defaults), and a PostgreSQL left running by a killed service on the same
- * data folder is shut down before starting. Unless {@code server.address} is set, the service then
- * listens on 127.0.0.1 only: that is the one set-up that may run without authentication.
+ * data folder is shut down before starting. PostgreSQL asks every connection for its superuser's
+ * password, kept in the data folder ({@link EmbeddedAuthentication}). Unless {@code server.address} is
+ * set, the service then listens on 127.0.0.1 only: that is the one set-up that may run without
+ * authentication of its callers.
  */
 public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Ordered {
 
@@ -44,7 +46,11 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
 
     private static final String EMBEDDED_CLASS = "io.zonky.test.db.postgres.embedded.EmbeddedPostgres";
 
-    private static EmbeddedPostgres running;
+    private static Started running;
+
+    /** The running server and its superuser's password ({@link EmbeddedAuthentication}). */
+    record Started(EmbeddedPostgres postgres, String password) {
+    }
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
@@ -53,17 +59,17 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
             return;
         }
         if (!ClassUtils.isPresent(EMBEDDED_CLASS, EmbeddedPostgresEnvironment.class.getClassLoader())) {
-            throw new IllegalStateException("no database is configured: set SPRING_DATASOURCE_URL (and "
-                    + "SPRING_DATASOURCE_USERNAME / SPRING_DATASOURCE_PASSWORD). The executable jar carries no "
-                    + "embedded PostgreSQL; `mvn spring-boot:run` starts one when no database is configured");
+            throw new StartupException("No database is configured, and the executable jar carries no embedded "
+                    + "PostgreSQL (`./mvnw spring-boot:run` starts one when no database is configured).",
+                    "Set SPRING_DATASOURCE_URL (and SPRING_DATASOURCE_USERNAME / SPRING_DATASOURCE_PASSWORD).", null);
         }
         Path dataDir = Path.of(environment.getProperty(DATA_DIR, ".verso/pgdata")).toAbsolutePath();
-        EmbeddedPostgres postgres = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0),
+        Started started = start(dataDir, environment.getProperty("verso.embedded.port", Integer.class, 0),
                 environment.getProperty("verso.embedded.durable", Boolean.class, true));
         Map<String, Object> properties = new HashMap<>(Map.of(
-                "spring.datasource.url", postgres.getJdbcUrl("postgres", "postgres"),
+                "spring.datasource.url", started.postgres().getJdbcUrl("postgres", "postgres"),
                 "spring.datasource.username", "postgres",
-                "spring.datasource.password", ""));
+                "spring.datasource.password", started.password()));
         if (!environment.containsProperty("server.address")) {
             properties.put("server.address", "127.0.0.1");
         }
@@ -71,21 +77,15 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
     }
 
     /** {@code durable} false keeps the library's fast settings (no fsync): only to measure what durability costs. */
-    private static synchronized EmbeddedPostgres start(Path dataDir, int port, boolean durable) {
+    private static synchronized Started start(Path dataDir, int port, boolean durable) {
         if (running != null) {
             return running;
         }
         try {
-            Files.createDirectories(dataDir);
-            stopOrphan(dataDir);
-            EmbeddedPostgres.Builder builder = builder(dataDir, durable);
-            if (port > 0) {
-                builder.setPort(port);
-            }
-            running = builder.start();
+            running = launch(dataDir, port, durable);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 try {
-                    running.close();
+                    running.postgres().close();
                 } catch (IOException ignored) {
                     // the process is exiting; PostgreSQL shuts itself down on postmaster death
                 }
@@ -99,8 +99,31 @@ public class EmbeddedPostgresEnvironment implements EnvironmentPostProcessor, Or
             throw new StartupException("There is no embedded PostgreSQL for this platform (" + System.getProperty("os.name")
                     + " " + System.getProperty("os.arch") + "): " + e.getMessage(),
                     "Run PostgreSQL 14 or later yourself and set SPRING_DATASOURCE_URL (and _USERNAME, _PASSWORD). "
-                            + "Embedded binaries ship for Linux x86-64/arm64 and macOS x86-64/arm64.", e);
+                            + "The build carries embedded binaries for Linux (x86-64, arm64), macOS (Intel, Apple silicon) "
+                            + "and Windows x86-64 only.", e);
         }
+    }
+
+    /**
+     * Starts PostgreSQL on the folder (creating it when new), asking every connection for the folder's
+     * password: a folder of an earlier version, which trusted every local connection, is given one first.
+     */
+    static Started launch(Path dataDir, int port, boolean durable) throws IOException {
+        Files.createDirectories(dataDir);
+        stopOrphan(dataDir);
+        EmbeddedAuthentication authentication = EmbeddedAuthentication.of(dataDir);
+        EmbeddedPostgres.Builder builder = authentication.prepare(builder(dataDir, durable));
+        if (port > 0) {
+            builder.setPort(port);
+        }
+        EmbeddedPostgres postgres = builder.start();
+        try {
+            authentication.enforce(postgres);
+        } catch (RuntimeException e) {
+            postgres.close();
+            throw e;
+        }
+        return new Started(postgres, authentication.password());
     }
 
     /**

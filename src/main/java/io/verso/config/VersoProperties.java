@@ -11,8 +11,10 @@ import org.springframework.util.unit.DataSize;
  * @param statementTimeout longest a request's statements may run before PostgreSQL cancels them
  * @param maxRequestBytes  largest request body accepted; larger ones get 413
  * @param maxStatements    most statements in one request
- * @param maxResultRows    most rows one read returns; larger results are refused, not truncated
- * @param maxResultChars   most characters of values one read returns (about its size in memory, halved)
+ * @param maxResultRows    most result rows one request returns, over all its statements; more are refused, not
+ *                         truncated
+ * @param maxResultChars   most characters of values one request returns, over all its statements (about their
+ *                         size in memory, halved)
  * @param workMem          PostgreSQL's work_mem for a request's transaction: memory of one sort or hash
  *                         before it spills to temporary files
  * @param tempFileLimit    PostgreSQL's temp_file_limit for a request's transaction: most temporary file
@@ -20,6 +22,8 @@ import org.springframework.util.unit.DataSize;
  * @param maxConcatBytes   most bytes a statement's guarded values ({@code ||} chains, concat, replace, lpad,
  *                         rpad) may build together in a row, results and intermediate results (PostgreSQL keeps
  *                         every value of a row until the row is done); each gets an equal share
+ * @param maxRecursiveRows most rows the recursive steps of WITH RECURSIVE may make in one request; past it the
+ *                         statement is refused (RECURSION_LIMIT) instead of running to the statement timeout
  */
 @ConfigurationProperties("verso")
 public record VersoProperties(@DefaultValue("30s") Duration statementTimeout,
@@ -29,5 +33,6 @@ public record VersoProperties(@DefaultValue("30s") Duration statementTimeout,
                               @DefaultValue("33554432") long maxResultChars,
                               @DefaultValue("16MB") DataSize workMem,
                               @DefaultValue("1GB") DataSize tempFileLimit,
-                              @DefaultValue("128MB") DataSize maxConcatBytes) {
+                              @DefaultValue("128MB") DataSize maxConcatBytes,
+                              @DefaultValue("1000000") long maxRecursiveRows) {
 }

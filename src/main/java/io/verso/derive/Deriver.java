@@ -1,5 +1,7 @@
 package io.verso.derive;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.verso.analyze.BoundRelation;
@@ -12,14 +14,12 @@ import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
-import io.verso.compile.CompiledSql;
 import io.verso.compile.DdlCompiler;
-import io.verso.compile.RelationCompiler;
-import io.verso.compile.SelectCompiler;
-import io.verso.compile.SqlBuilder;
+import io.verso.compile.DerivedCompiler;
 import io.verso.compile.WriteCompiler;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.sql.Definitions;
 import io.verso.sql.SqlParser;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Ident;
@@ -77,6 +77,7 @@ public class Deriver {
     }
 
     private volatile Cached cached = new Cached(-1, List.of());
+    private final Cache<DerivedDef, Upkeep> analysed = Caffeine.newBuilder().weakKeys().build();
 
     /**
      * Every derived table as catalog {@code version} defines it (the version a writer read under the
@@ -111,15 +112,24 @@ public class Deriver {
         }
     }
 
-    /** Refuses to drop or rename a table derived tables read. */
-    public void refuseDependency(List<DerivedDef> derived, Ident table, String statement) {
-        List<String> dependents = derived.stream().filter(d -> d.sources().contains(table.name()))
-                .map(DerivedDef::name).toList();
-        if (!dependents.isEmpty()) {
-            throw VersoException.at(ErrorCode.DERIVED_DEPENDENCY, statement + " " + table.name()
-                    + " is refused: derived table(s) " + String.join(", ", dependents)
-                    + " read it; drop them first", table.pos());
+    /**
+     * Refuses to drop or rename a table derived tables read, naming those of them the caller may see
+     * ({@code visible}): the others are counted, never named.
+     */
+    public void refuseDependency(List<DerivedDef> derived, Ident table, String statement,
+                                 java.util.function.Predicate<TableDef> visible) {
+        List<DerivedDef> dependents = derived.stream().filter(d -> d.sources().contains(table.name())).toList();
+        if (dependents.isEmpty()) {
+            return;
         }
+        List<String> named = dependents.stream().filter(d -> catalog.find(d.name()).map(visible::test).orElse(false))
+                .map(DerivedDef::name).toList();
+        int unnamed = dependents.size() - named.size();
+        String which = named.isEmpty() ? dependents.size() + " derived table(s) you may not see"
+                : "derived table(s) " + String.join(", ", named) + (unnamed == 0 ? ""
+                : " and " + unnamed + " you may not see");
+        throw VersoException.at(ErrorCode.DERIVED_DEPENDENCY, statement + " " + table.name() + " is refused: " + which
+                + " read it; they must be dropped first", table.pos());
     }
 
     /**
@@ -151,7 +161,7 @@ public class Deriver {
         if (table.mode() == TableMode.APPEND) {
             return "incremental";
         }
-        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        Query query = Definitions.query(d.query());
         BoundSelect bound;
         try {
             // The catalog's own tables, whoever asks: a view among the sources is unknown here, and a query
@@ -201,7 +211,7 @@ public class Deriver {
             throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a derived table's query reads at least one table",
                     create.query().pos());
         }
-        List<String[]> types = request.columnTypes(limitZero(bound));
+        List<String[]> types = request.columnTypes(DerivedCompiler.noRows(bound));
         List<Statement.ColumnDefinition> columns = new ArrayList<>();
         for (int i = 0; i < types.size(); i++) {
             Ident column = new Ident(bound.columns().get(i), create.query().pos());
@@ -218,11 +228,11 @@ public class Deriver {
                 columns, create.primaryKey(), List.of(), keyless ? Statement.Mode.APPEND : Statement.Mode.VERSIONED,
                 Statement.Ordering.NONE, create.pos()), request.commit()));
         DdlCompiler.createTable(table).forEach(request::update);
-        request.update(new SqlBuilder().sql("INSERT INTO verso.derived_tables (table_id, query, sources, "
-                + "created_commit) VALUES (").bind(table.id()).sql(", ").bind(create.text()).sql(", ")
-                .bind(new CompiledSql.ArrayBind("text", sources.toArray(new String[0]))).sql(", ").bind(request.commit()).sql(")").build());
+        DerivedDef defined = new DerivedDef(table.id(), table.name(), create.text(), List.copyOf(sources),
+                request.commit());
+        request.update(DerivedCompiler.record(defined.tableId(), defined.query(), defined.sources(), request.commit()));
         request.catalogChanged();
-        return new DerivedDef(table.id(), table.name(), create.text(), List.copyOf(sources), request.commit());
+        return defined;
     }
 
     /**
@@ -243,10 +253,7 @@ public class Deriver {
             }
             if (d.sources().stream().anyMatch(rebuilt::contains)) {
                 TableDef table = request.table(new Ident(d.name(), NOWHERE));
-                request.update(new SqlBuilder().sql("DELETE FROM ").table(table.currentTable()).build());
-                if (table.mode() == TableMode.VERSIONED) {
-                    request.update(new SqlBuilder().sql("DELETE FROM ").table(table.historyTable()).build());
-                }
+                DerivedCompiler.clear(table).forEach(request::update);
                 build(d, request);
                 rebuilt.add(d.name());
                 changed.add(d.name());
@@ -286,22 +293,9 @@ public class Deriver {
 
     /** The commits before this one at which some source's rows changed, from the horizon of the sources on. */
     private List<Long> sourceCommits(DerivedDef d, DeriveContext request) {
-        SqlBuilder b = new SqlBuilder().sql("SELECT DISTINCT c FROM (");
-        long horizon = 0;
-        for (int i = 0; i < d.sources().size(); i++) {
-            TableDef source = request.table(new Ident(d.sources().get(i), NOWHERE));
-            horizon = Math.max(horizon, source.horizon());
-            b.sql(i > 0 ? " UNION ALL " : "");
-            if (source.mode() == TableMode.APPEND) {
-                b.sql("SELECT ").ident("_commit").sql(" AS c FROM ").table(source.currentTable());
-            } else {
-                b.sql("SELECT ").ident("_from").sql(" AS c FROM ").table(source.historyTable()).sql(" WHERE ")
-                        .ident("_from").sql(" IS NOT NULL");
-            }
-        }
-        b.sql(") AS ").ident("s").sql(" WHERE c >= ").bind(Math.max(horizon, 1)).sql(" AND c < ")
-                .bind(request.commit()).sql(" ORDER BY c");
-        return request.texts(b.build()).stream().map(r -> Long.parseLong(r[0])).toList();
+        List<TableDef> sources = d.sources().stream().map(name -> request.table(new Ident(name, NOWHERE))).toList();
+        return request.texts(DerivedCompiler.sourceCommits(sources, request.commit())).stream()
+                .map(r -> Long.parseLong(r[0])).toList();
     }
 
     /**
@@ -314,23 +308,17 @@ public class Deriver {
         if (table.mode() == TableMode.APPEND) {
             return append(d, table, request, asOf == null ? request.commit() : asOf);
         }
-        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
-        Query plain = query;
-        if (asOf != null) {
-            query = new Query(query.with(), query.body(), query.orderBy(), new AsOf.AtCommit(asOf, query.pos()),
-                    query.limit(), query.offset(), query.pos());
-        }
-        BoundSelect bound = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        Query plain = Definitions.query(d.query());
+        Upkeep upkeep = asOf == null ? current(d, plain, table, request)
+                : analyse(plain, new Query(plain.with(), plain.body(), plain.orderBy(), new AsOf.AtCommit(asOf,
+                        plain.pos()), plain.limit(), plain.offset(), plain.pos()), table, request);
+        BoundSelect bound = upkeep.bound();
         // Where the query allows, only the keys the source commit changed are recomputed and compared.
-        Locality.Restriction only = null;
-        if (byKeys) {
-            Locality locality = Locality.of(plain, bound, table);
-            if (locality != null) {
-                only = locality.affected(request, asOf == null ? request.commit() : asOf);
-            } else {
-                Footprint footprint = Footprint.of(plain, bound, table);
-                only = footprint == null ? null : footprint.affected(request, asOf);
-            }
+        DerivedCompiler.Among only = null;
+        if (byKeys && upkeep.locality() != null) {
+            only = upkeep.locality().affected(request, asOf == null ? request.commit() : asOf);
+        } else if (byKeys && upkeep.footprint() != null) {
+            only = upkeep.footprint().affected(request, asOf);
         }
         (only == null ? recomputed : incremental).increment();
         if (log.isDebugEnabled()) {
@@ -347,64 +335,7 @@ public class Deriver {
                     + ": a source changed under it; drop and create it again");
         }
         List<ColumnDef> keys = table.keyColumns();
-        // The query's rows beside the derived table's current rows, by key; only keys whose row differs
-        // (or that occur twice in the query, or with a NULL key: both refused below) come back.
-        SqlBuilder b = new SqlBuilder().sql("SELECT ");
-        for (int i = 0; i < columns.size(); i++) {
-            ColumnDef column = columns.get(i);
-            b.sql(i > 0 ? ", " : "").sql("CAST(");
-            if (column.isKey()) {
-                b.sql("coalesce(").qualified("q", "c" + i).sql(", ").qualified("d", column.name()).sql(")");
-            } else {
-                b.qualified("q", "c" + i);
-            }
-            b.sql(" AS text)");
-        }
-        b.sql(", ").qualified("q", "_q").sql(" IS NULL, coalesce(").qualified("q", "_n").sql(", 1) FROM (SELECT ");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("q0", "c" + i).sql(" AS ").sql(columns.get(i).type().sql())
-                    .sql(") AS ").ident("c" + i);
-        }
-        b.sql(", TRUE AS ").ident("_q").sql(", count(*) OVER (PARTITION BY ");
-        for (int k = 0; k < keys.size(); k++) {
-            b.sql(k > 0 ? ", " : "").qualified("q0", "c" + columns.indexOf(keys.get(k)));
-        }
-        b.sql(") AS ").ident("_n").sql(" FROM (");
-        SelectCompiler.emit(b, bound, List.of());
-        b.sql(") AS ").ident("q0").sql("(");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").ident("c" + i);
-        }
-        b.sql(")");
-        if (only != null) {
-            only.where(b, "q0", i -> "c" + columns.indexOf(table.keyColumns().get(i)));
-        }
-        b.sql(") AS ").ident("q").sql(" FULL JOIN ");
-        if (only == null) {
-            RelationCompiler.current(b, table);
-        } else {
-            b.sql("(SELECT * FROM ");
-            RelationCompiler.current(b, table);
-            b.sql(" AS ").ident("d0");
-            only.where(b, "d0", i -> table.keyColumns().get(i).name());
-            b.sql(")");
-        }
-        b.sql(" AS ").ident("d").sql(" ON ");
-        for (int k = 0; k < keys.size(); k++) {
-            b.sql(k > 0 ? " AND " : "").qualified("q", "c" + columns.indexOf(keys.get(k))).sql(" = ")
-                    .qualified("d", keys.get(k).name());
-        }
-        b.sql(" WHERE ").qualified("q", "_q").sql(" IS NULL OR ").qualified("d", keys.get(0).name())
-                .sql(" IS NULL OR ").qualified("q", "_n").sql(" > 1 OR ROW(");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").qualified("q", "c" + i);
-        }
-        b.sql(") IS DISTINCT FROM ROW(");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").qualified("d", columns.get(i).name());
-        }
-        b.sql(")");
-        List<String[]> diff = request.texts(b.build());
+        List<String[]> diff = request.texts(DerivedCompiler.difference(table, bound, only));
         if (diff.isEmpty()) {
             return 0;
         }
@@ -442,12 +373,54 @@ public class Deriver {
     }
 
     /**
+     * The query as read for one commit ({@code query}: {@code plain}, or {@code plain} AS OF a commit it
+     * replays), bound, and how its shape lets that commit be applied by keys ({@link Locality}, else
+     * {@link Footprint}, else neither).
+     */
+    private record Upkeep(BoundSelect bound, Locality locality, Footprint footprint) {
+
+        /**
+         * Whether this analysis holds for every request at the catalog version it was made at. A view's body
+         * is read from the catalog at each use and can be replaced without a new catalog version, so a query
+         * over a view is analysed at every commit.
+         */
+        boolean shared() {
+            return bound.bindings().values().stream().noneMatch(b -> b instanceof BoundSelect.ViewRead);
+        }
+    }
+
+    /**
+     * The query as a request's own commit reads it, analysed once per definition of a catalog version
+     * where that holds ({@link Upkeep#shared}): it depends on that version alone (upkeep checks no
+     * privilege, and the query holds no AS OF), and {@link #all(long)} shares one version's definitions
+     * between its requests. Kept by the definition's identity and weakly, so a version's analyses go
+     * with its definitions; those read afresh (by a request that ran DDL) are analysed afresh.
+     */
+    private Upkeep current(DerivedDef d, Query plain, TableDef table, DeriveContext request) {
+        Upkeep kept = analysed.getIfPresent(d);
+        if (kept != null) {
+            return kept;
+        }
+        Upkeep upkeep = analyse(plain, plain, table, request);
+        if (upkeep.shared()) {
+            analysed.put(d, upkeep);
+        }
+        return upkeep;
+    }
+
+    private static Upkeep analyse(Query plain, Query query, TableDef table, DeriveContext request) {
+        BoundSelect bound = ReadAnalyzer.query(query, request, request.asOf(), 0);
+        Locality locality = Locality.of(plain, bound, table);
+        return new Upkeep(bound, locality, locality == null ? Footprint.of(plain, bound, table) : null);
+    }
+
+    /**
      * A keyless derived table (APPEND): the query's rows over the source rows appended at
      * {@code commit}, appended at that commit. Its query is a projection or filter of one APPEND
      * table ({@link Appending}), so those are exactly the rows the commit adds to its result.
      */
     private long append(DerivedDef d, TableDef table, DeriveContext request, long commit) {
-        Query query = ((Statement.Select) SqlParser.parse(d.query()).statements().get(0)).query();
+        Query query = Definitions.query(d.query());
         BoundSelect plain = ReadAnalyzer.query(query, request, request.asOf(), 0);
         Appending appending = Appending.of(query, plain);
         if (appending == null) {
@@ -461,23 +434,8 @@ public class Deriver {
                     + columns.size() + " columns but its query now returns " + bound.columns().size()
                     + ": a source changed under it; drop and create it again");
         }
-        SqlBuilder b = new SqlBuilder().sql("INSERT INTO ").table(table.currentTable()).sql(" (");
-        for (ColumnDef column : columns) {
-            b.ident(column.physical()).sql(", ");
-        }
-        b.ident("_commit").sql(", ").ident("_pos").sql(") SELECT ");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql("CAST(").qualified("q", "c" + i).sql(" AS ").sql(columns.get(i).type().sql()).sql("), ");
-        }
-        b.bind(commit).sql(", CAST(row_number() OVER () AS integer) FROM (");
-        SelectCompiler.emit(b, bound, List.of());
-        b.sql(") AS ").ident("q").sql("(");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").ident("c" + i);
-        }
-        b.sql(")");
         incremental.increment();
-        return request.update(b.build());
+        return request.update(DerivedCompiler.append(table, bound, commit));
     }
 
     private static long write(DeriveContext request, List<io.verso.analyze.GroupBatch> batches, long commit) {
@@ -500,12 +458,6 @@ public class Deriver {
             parts.add(key.name() + "=" + values.get(key.name()));
         }
         return "(" + String.join(", ", parts) + ")";
-    }
-
-    private static CompiledSql limitZero(BoundSelect bound) {
-        SqlBuilder b = new SqlBuilder().sql("SELECT * FROM (");
-        SelectCompiler.emit(b, bound, List.of());
-        return b.sql(") AS ").ident("q").sql(" LIMIT 0").build();
     }
 
     /** The column type a derived table stores a query column in. */

@@ -7,9 +7,7 @@ import io.verso.analyze.ResolvedRef;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
-import io.verso.compile.CompiledSql;
-import io.verso.compile.SelectCompiler;
-import io.verso.compile.SqlBuilder;
+import io.verso.compile.DerivedCompiler;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Expr;
@@ -216,38 +214,20 @@ final class Footprint {
         return ReadAnalyzer.children(expr).stream().allMatch(Footprint::perRow);
     }
 
-    /** The rows of one source table a commit changed: per column of {@code columns}, the values they hold. */
-    private record Changed(List<ColumnDef> columns, List<String[]> values, boolean[] nulls, boolean none) {
-
-        /** {@code WHERE (j.r0 = ANY(...) [OR j.r0 IS NULL]) AND ...}: the joined rows that hold one of them. */
-        void where(SqlBuilder b, String alias) {
-            for (int i = 0; i < columns.size(); i++) {
-                b.sql(i == 0 ? " WHERE (" : " AND (").qualified(alias, "r" + i).sql(" = ANY(CAST(")
-                        .bind(new CompiledSql.ArrayBind("text", values.get(i))).sql(" AS ")
-                        .sql(columns.get(i).type().sql()).sql("[]))");
-                if (nulls[i]) {
-                    b.sql(" OR ").qualified(alias, "r" + i).sql(" IS NULL");
-                }
-                b.sql(")");
-            }
-        }
-    }
-
     /**
      * The derived keys the commit ({@code asOf}, or this request's when null) can have changed; null
      * when the whole query must run instead.
      */
-    Locality.Restriction affected(DeriveContext request, Long asOf) {
+    DerivedCompiler.Among affected(DeriveContext request, Long asOf) {
         long commit = asOf == null ? request.commit() : asOf;
         // As the commit before left the sources: during a replay the commit just before; live, the latest
         // commit made before this one (no commit lies between them).
         long before = asOf == null ? request.asOf().latestCommit() : asOf - 1;
-        Map<String, Changed> changed = new HashMap<>();
-        SqlBuilder b = new SqlBuilder().sql("SELECT * FROM (");
-        int parts = 0;
+        Map<String, DerivedCompiler.Among> changed = new HashMap<>();
+        List<DerivedCompiler.Search> searches = new ArrayList<>();
         for (Query.TableRef ref : relations) {
             TableDef table = request.table(ref.name());
-            Changed rows = changed.get(table.name());
+            DerivedCompiler.Among rows = changed.get(table.name());
             if (rows == null) {
                 rows = changed(request, table, commit);
                 if (rows == null) {
@@ -255,7 +235,7 @@ final class Footprint {
                 }
                 changed.put(table.name(), rows);
             }
-            if (rows.none()) {
+            if (rows.nothing()) {
                 continue;
             }
             // An APPEND table's new rows were not there before the commit.
@@ -271,29 +251,14 @@ final class Footprint {
                 } catch (VersoException e) {
                     return null; // the commit before is behind a source's deleted-history horizon
                 }
-                b.sql(parts++ > 0 ? " UNION SELECT " : "SELECT ");
-                for (int i = 0; i < keys.size(); i++) {
-                    b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("j", "k" + i).sql(" AS text)");
-                }
-                b.sql(" FROM (");
-                SelectCompiler.emit(b, bound, List.of());
-                b.sql(") AS ").ident("j").sql("(");
-                for (int i = 0; i < keys.size(); i++) {
-                    b.sql(i > 0 ? ", " : "").ident("k" + i);
-                }
-                for (int i = 0; i < rows.columns().size(); i++) {
-                    b.sql(", ").ident("r" + i);
-                }
-                b.sql(")");
-                rows.where(b, "j");
+                searches.add(new DerivedCompiler.Search(bound, rows));
             }
         }
         List<ColumnDef> keyColumns = derived.keyColumns();
-        if (parts == 0) {
-            return Locality.Restriction.of(keyColumns, keyColumns.stream().map(k -> new String[0]).toList());
+        if (searches.isEmpty()) {
+            return new DerivedCompiler.Among(keyColumns, keyColumns.stream().map(k -> new String[0]).toList());
         }
-        b.sql(") AS ").ident("u").sql(" LIMIT ").bind(Locality.MAX_VALUES + 1);
-        List<String[]> found = request.texts(b.build());
+        List<String[]> found = request.texts(DerivedCompiler.reached(searches, keys.size(), Locality.MAX_VALUES + 1));
         if (found.size() > Locality.MAX_VALUES) {
             return null;
         }
@@ -308,7 +273,7 @@ final class Footprint {
             }
             values.add(distinct.toArray(new String[0]));
         }
-        return Locality.Restriction.of(keyColumns, values);
+        return new DerivedCompiler.Among(keyColumns, values);
     }
 
     /**
@@ -332,17 +297,10 @@ final class Footprint {
      * The rows of {@code table} the commit changed: the keys that got a new winner (VERSIONED), or
      * the rows appended (APPEND, by all their values); null when there are too many.
      */
-    private static Changed changed(DeriveContext request, TableDef table, long commit) {
-        boolean append = table.mode() == TableMode.APPEND;
-        List<ColumnDef> columns = append ? table.columns() : table.keyColumns();
-        SqlBuilder b = new SqlBuilder().sql("SELECT DISTINCT ");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(").ident(columns.get(i).physical()).sql(" AS text)");
-        }
-        b.sql(" FROM ").table(append ? table.currentTable() : table.historyTable()).sql(" WHERE ")
-                .ident(append ? "_commit" : "_from").sql(" = ").bind(commit).sql(" LIMIT ")
-                .bind(Locality.MAX_VALUES + 1);
-        List<String[]> rows = request.texts(b.build());
+    private static DerivedCompiler.Among changed(DeriveContext request, TableDef table, long commit) {
+        List<ColumnDef> columns = table.mode() == TableMode.APPEND ? table.columns() : table.keyColumns();
+        List<String[]> rows = request.texts(DerivedCompiler.changedValues(table, columns, commit,
+                Locality.MAX_VALUES + 1));
         if (rows.size() > Locality.MAX_VALUES) {
             return null;
         }
@@ -359,6 +317,6 @@ final class Footprint {
             }
             values.add(distinct.toArray(new String[0]));
         }
-        return new Changed(columns, values, nulls, rows.isEmpty());
+        return new DerivedCompiler.Among(columns, values, nulls);
     }
 }

@@ -5,15 +5,13 @@ import io.verso.analyze.ReadAnalyzer;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
-import io.verso.compile.CompiledSql;
-import io.verso.compile.SqlBuilder;
+import io.verso.compile.DerivedCompiler;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Query;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.IntFunction;
 
 /**
  * When a derived table can follow a source commit by the keys it changed rather than by running
@@ -46,35 +44,6 @@ final class Locality {
         this.source = source;
         this.columns = columns;
         this.derived = derived;
-    }
-
-    /** The values of the derived table's key columns one commit may have changed; {@link #nothing()} if none. */
-    static final class Restriction {
-        private final List<ColumnDef> keys;
-        private final List<String[]> values;
-
-        private Restriction(List<ColumnDef> keys, List<String[]> values) {
-            this.keys = keys;
-            this.values = values;
-        }
-
-        /** Per key column of the derived table (in key order), the values it may hold; empty arrays: none. */
-        static Restriction of(List<ColumnDef> keys, List<String[]> values) {
-            return new Restriction(keys, values);
-        }
-
-        boolean nothing() {
-            return values.get(0).length == 0;
-        }
-
-        /** {@code WHERE alias.k1 = ANY(...) AND ...}: each key column among its values (key column i named by {@code name}). */
-        void where(SqlBuilder b, String alias, IntFunction<String> name) {
-            for (int i = 0; i < keys.size(); i++) {
-                b.sql(i == 0 ? " WHERE " : " AND ").qualified(alias, name.apply(i)).sql(" = ANY(CAST(")
-                        .bind(new CompiledSql.ArrayBind("text", values.get(i))).sql(" AS ")
-                        .sql(keys.get(i).type().sql()).sql("[]))");
-            }
-        }
     }
 
     /** The shape's locality, or null when the whole query must run at every commit. */
@@ -139,36 +108,8 @@ final class Locality {
      * The values the source rows changed by {@code commit} held in the key's source columns, before
      * or after it; null when the whole query must run instead (a NULL, or too many values).
      */
-    Restriction affected(DeriveContext request, long commit) {
-        boolean keysOnly = columns.stream().allMatch(ColumnDef::isKey);
-        SqlBuilder b = new SqlBuilder().sql("SELECT DISTINCT ");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(").qualified("h", columns.get(i).physical()).sql(" AS text)");
-        }
-        if (source.mode() == TableMode.APPEND) {
-            b.sql(" FROM ").table(source.currentTable()).sql(" AS ").ident("h").sql(" WHERE ")
-                    .qualified("h", "_commit").sql(" = ").bind(commit);
-        } else if (keysOnly) {
-            // The keys whose winner changed at the commit (their rows before and after both have them).
-            b.sql(" FROM ").table(source.historyTable()).sql(" AS ").ident("h").sql(" WHERE ")
-                    .qualified("h", "_from").sql(" = ").bind(commit);
-        } else {
-            // One attribute group: the winners the commit started and those it closed, for the keys it changed.
-            b.sql(" FROM ").table(source.historyTable()).sql(" AS ").ident("h").sql(" WHERE (");
-            List<ColumnDef> keys = source.keyColumns();
-            for (int i = 0; i < keys.size(); i++) {
-                b.sql(i > 0 ? ", " : "").qualified("h", keys.get(i).physical());
-            }
-            b.sql(") IN (SELECT ");
-            for (int i = 0; i < keys.size(); i++) {
-                b.sql(i > 0 ? ", " : "").ident(keys.get(i).physical());
-            }
-            b.sql(" FROM ").table(source.historyTable()).sql(" WHERE ").ident("_from").sql(" = ").bind(commit)
-                    .sql(") AND NOT ").qualified("h", "_deleted").sql(" AND (").qualified("h", "_from").sql(" = ")
-                    .bind(commit).sql(" OR ").qualified("h", "_to").sql(" = ").bind(commit).sql(")");
-        }
-        b.sql(" LIMIT ").bind(MAX_VALUES + 1);
-        List<String[]> rows = request.texts(b.build());
+    DerivedCompiler.Among affected(DeriveContext request, long commit) {
+        List<String[]> rows = request.texts(DerivedCompiler.changedValues(source, columns, commit, MAX_VALUES + 1));
         if (rows.size() > MAX_VALUES) {
             return null;
         }
@@ -184,6 +125,6 @@ final class Locality {
             }
             values.add(distinct.toArray(new String[0]));
         }
-        return new Restriction(keys, values);
+        return new DerivedCompiler.Among(keys, values);
     }
 }

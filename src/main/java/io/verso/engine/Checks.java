@@ -24,7 +24,7 @@ final class Checks {
     }
 
     static List<CheckConstraints.Bound> bound(TableDef table) {
-        return table.checks().stream().map(c -> CheckConstraints.bind(table, c)).toList();
+        return CheckConstraints.bound(table);
     }
 
     /** Runs the verification {@code query} built for the table's checks; refuses the first violating row. */

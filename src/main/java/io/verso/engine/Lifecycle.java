@@ -126,7 +126,8 @@ final class Lifecycle {
     }
 
     private StatementResult dropIndex(Statement.DropIndex drop, RequestContext request) {
-        Optional<TableDef> found = catalog.findByIndex(drop.name().name());
+        // An index of a table the caller may not know of is unknown, as one that does not exist.
+        Optional<TableDef> found = catalog.findByIndex(drop.name().name()).filter(request::visible);
         if (found.isEmpty()) {
             if (drop.ifExists()) {
                 return new StatementResult.Changed("DROP INDEX", null, false, null);

@@ -24,8 +24,9 @@ public final class PgErrors {
         Throwable cause = e instanceof DataAccessException dae ? dae.getMostSpecificCause() : e;
         if (cause instanceof SQLException sql && sql.getSQLState() != null) {
             String state = sql.getSQLState();
-            String message = cause instanceof PSQLException psql && psql.getServerErrorMessage() != null
-                    ? psql.getServerErrorMessage().getMessage() : sql.getMessage();
+            String message = withoutStorageNames(cause instanceof PSQLException psql
+                    && psql.getServerErrorMessage() != null ? psql.getServerErrorMessage().getMessage()
+                    : sql.getMessage());
             ErrorCode code = switch (state) {
                 case "22012" -> ErrorCode.DIVISION_BY_ZERO;
                 case "42883", "42804", "42846", "42725", "42P08", "42P18" -> ErrorCode.TYPE_MISMATCH;
@@ -42,6 +43,8 @@ public final class PgErrors {
                 case "54000", "54001" -> ErrorCode.STATEMENT_TOO_LARGE;
                 // verso.concat_fits (V16): a || chain over verso.max-concat-bytes.
                 case "54V01" -> ErrorCode.VALUE_TOO_LARGE;
+                // verso.recursion_step (V27): WITH RECURSIVE past verso.max-recursive-rows.
+                case "54V02" -> ErrorCode.RECURSION_LIMIT;
                 // temp_file_limit exceeded (ResourceLimits), or memory the server would not give one statement.
                 case "53400", "53200" -> ErrorCode.RESOURCE_LIMIT;
                 default -> state.startsWith("22") ? ErrorCode.INVALID_VALUE
@@ -51,6 +54,11 @@ public final class PgErrors {
                         : state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
                         ? ErrorCode.DATABASE_UNAVAILABLE : ErrorCode.INTERNAL_ERROR;
             };
+            if (tooLargeToAllocate(state, message)) {
+                return VersoException.user(ErrorCode.VALUE_TOO_LARGE, "a value the statement computes is larger than "
+                        + "PostgreSQL's limit of 1 GB for one value (" + message + "); narrow it (WHERE, LIMIT) or "
+                        + "compute less in one value");
+            }
             if (code == ErrorCode.STATEMENT_TIMEOUT) {
                 return VersoException.user(code, "the statement ran longer than the statement timeout "
                         + "(verso.statement-timeout); narrow it (WHERE, LIMIT) or split it");
@@ -68,6 +76,36 @@ public final class PgErrors {
             return new VersoException.ServerError(ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable", e);
         }
         return new VersoException.ServerError(ErrorCode.INTERNAL_ERROR, "internal error", e);
+    }
+
+    private static final java.util.regex.Pattern OF_STORAGE = java.util.regex.Pattern.compile(
+            " of relation \"t\\d+_\\w*\"");
+    private static final java.util.regex.Pattern STORAGE = java.util.regex.Pattern.compile(
+            "(relation|constraint|index) \"t\\d+_\\w*\"");
+    private static final java.util.regex.Pattern STORAGE_COLUMN = java.util.regex.Pattern.compile("column \"c\\d+\"");
+
+    /**
+     * PostgreSQL's message without the names of storage relations, constraints, indexes and columns
+     * ({@code t28_cur}, {@code t302_cur_c1_idx}, {@code c3}): they are ids of the catalog's, meaningless to a
+     * caller and a hint at tables it may not know of. The kind of object stays, so the message still reads.
+     */
+    static String withoutStorageNames(String message) {
+        if (message == null) {
+            return null;
+        }
+        String without = OF_STORAGE.matcher(message).replaceAll("");
+        without = STORAGE.matcher(without).replaceAll("$1");
+        return STORAGE_COLUMN.matcher(without).replaceAll("a column");
+    }
+
+    /**
+     * PostgreSQL refuses to allocate more than 1 GB for one value with an internal error (XX000, "invalid
+     * memory alloc request size n"): an aggregate or function whose result grew past that limit. Only
+     * the statement's data made it that large, so it is the caller's to narrow; every other XX000 stays
+     * an internal error.
+     */
+    private static boolean tooLargeToAllocate(String state, String message) {
+        return "XX000".equals(state) && message != null && message.startsWith("invalid memory alloc request size");
     }
 
     /**

@@ -2,11 +2,15 @@ package io.verso.engine;
 
 import io.verso.analyze.AsOfResolver;
 import io.verso.catalog.TableDef;
+import io.verso.security.VersoPrincipal;
 import io.verso.sql.ast.Ident;
 import java.util.List;
 
-/** What a statement's execution sees of its request: commit, parameters, tables, bookkeeping. */
-interface RequestContext {
+/**
+ * What a statement's execution sees of its request: commit, parameters, tables (and views, as the
+ * analyzer looks them up), bookkeeping.
+ */
+interface RequestContext extends io.verso.analyze.TableLookup {
 
     /** This request's commit sequence (writes only). */
     long commit();
@@ -16,6 +20,7 @@ interface RequestContext {
     AsOfResolver asOf();
 
     /** The table of this name in the request's catalog snapshot, or UNKNOWN_TABLE. */
+    @Override
     TableDef table(Ident name);
 
     /**
@@ -23,6 +28,12 @@ interface RequestContext {
      * by another name than its own ({@code asked}: an index name).
      */
     void authorize(TableDef table, Ident asked);
+
+    /** The catalog as a statement's reads see it: every table found through it needs SELECT. */
+    io.verso.analyze.TableLookup reads();
+
+    /** Whether the caller may know {@code table} exists (holds some privilege on it). */
+    boolean visible(TableDef table);
 
     /** Forget cached definitions after a catalog change. */
     void catalogChanged();
@@ -35,4 +46,7 @@ interface RequestContext {
 
     /** Who asked (the authenticated principal), for erasure records; null when unknown. */
     String actor();
+
+    /** The caller, whose privileges every statement of the request is checked against. */
+    VersoPrincipal principal();
 }

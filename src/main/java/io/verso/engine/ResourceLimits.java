@@ -1,5 +1,6 @@
 package io.verso.engine;
 
+import io.verso.compile.CompiledSql;
 import io.verso.compile.SqlBuilder;
 import io.verso.config.VersoProperties;
 import org.slf4j.Logger;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * {@code work_mem} (memory of one sort or hash before it spills), {@code temp_file_limit} (the spill
  * space: a sort of a cartesian join ends with RESOURCE_LIMIT instead of filling the disk) and
  * {@code verso.max_concat_bytes}, read by the size guards ({@code verso.concat_fits} and its kin, V20) to
- * bound what a statement's {@code ||} chains, replace and padding calls may build together in a row.
+ * bound what a statement's {@code ||} chains, replace and padding calls may build together in a row, and
+ * {@code verso.max_recursive_rows}, read by {@code verso.recursion_step} (V27) to bound WITH RECURSIVE.
  * temp_file_limit is a superuser setting: for another role it is set only when granted ({@code GRANT SET
  * ON PARAMETER temp_file_limit}, PostgreSQL 15+), else left to the server's and logged.
  */
@@ -26,6 +28,7 @@ final class ResourceLimits {
     private final String workMem;
     private final String tempFileLimit;
     private final String concatBytes;
+    private final String recursiveRows;
     private volatile Boolean tempFileSettable;
 
     ResourceLimits(VersoProperties properties) {
@@ -34,6 +37,7 @@ final class ResourceLimits {
         this.tempFileLimit = properties.tempFileLimit().toKilobytes() > 0
                 ? properties.tempFileLimit().toKilobytes() + "kB" : null;
         this.concatBytes = Long.toString(properties.maxConcatBytes().toBytes());
+        this.recursiveRows = Long.toString(properties.maxRecursiveRows());
     }
 
     /**
@@ -45,10 +49,26 @@ final class ResourceLimits {
         return timeout;
     }
 
+    long timeoutMillis() {
+        return Long.parseLong(timeout.substring(0, timeout.length() - 2));
+    }
+
+    /**
+     * The settings a read run as one statement relies on, for the connection's session (SqlRunner#readAlone):
+     * the size guards' bounds and work_mem, the values every transaction sets locally anyway. The timeout is
+     * the driver's there; temp_file_limit is not needed by the one-key reads that run so (no sort, no hash).
+     */
+    CompiledSql sessionSettings() {
+        return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(workMem)
+                .sql(", false), set_config('verso.max_concat_bytes', ").bind(concatBytes)
+                .sql(", false), set_config('verso.max_recursive_rows', ").bind(recursiveRows).sql(", false)").build();
+    }
+
     /** The settings as select-list items: {@code set_config(...), ...}, the statement timeout first. */
     SqlBuilder settings(SqlBuilder b, SqlRunner sql) {
         b.sql("set_config('statement_timeout', ").bind(timeout).sql(", true), set_config('work_mem', ").bind(workMem)
-                .sql(", true), set_config('verso.max_concat_bytes', ").bind(concatBytes).sql(", true)");
+                .sql(", true), set_config('verso.max_concat_bytes', ").bind(concatBytes)
+                .sql(", true), set_config('verso.max_recursive_rows', ").bind(recursiveRows).sql(", true)");
         if (tempFileLimit != null && tempFileSettable(sql)) {
             b.sql(", set_config('temp_file_limit', ").bind(tempFileLimit).sql(", true)");
         }

@@ -30,16 +30,12 @@ final class ResultReader {
     record Table(List<Column> columns, List<List<Object>> rows) {
     }
 
-    static Table read(ResultSet rs, int maxRows) throws SQLException {
-        return read(rs, maxRows, Long.MAX_VALUE);
-    }
-
     /**
-     * Reads at most {@code maxRows} rows holding at most {@code maxChars} characters of values: past either,
-     * RESULT_TOO_LARGE, so one read cannot fill the heap (rows arrive from PostgreSQL in batches; see
-     * SqlRunner's fetch size, so the whole result is never buffered either).
+     * Reads the rows into their JSON forms, each counted against the request's {@code budget} as it is read:
+     * past the budget, RESULT_TOO_LARGE, so no request, however many statements it holds, can fill the heap
+     * (rows arrive from PostgreSQL in batches, see SqlRunner's fetch size, so a result is never buffered whole).
      */
-    static Table read(ResultSet rs, int maxRows, long maxChars) throws SQLException {
+    static Table read(ResultSet rs, ResultBudget budget) throws SQLException {
         ResultSetMetaData meta = rs.getMetaData();
         int count = meta.getColumnCount();
         List<Column> columns = new ArrayList<>(count);
@@ -49,25 +45,48 @@ final class ResultReader {
             columns.add(new Column(meta.getColumnLabel(i + 1), typeName(pgTypes[i])));
         }
         List<List<Object>> rows = new ArrayList<>();
-        long chars = 0;
         while (rs.next()) {
-            if (rows.size() >= maxRows) {
-                throw io.verso.error.VersoException.user(io.verso.error.ErrorCode.RESULT_TOO_LARGE,
-                        "the result has more than " + maxRows + " rows: add a LIMIT or a narrower WHERE");
-            }
-            List<Object> row = new ArrayList<>(count);
-            for (int i = 0; i < count; i++) {
-                Object value = value(rs, i + 1, pgTypes[i]);
-                chars += value == null ? 4 : value instanceof String text ? text.length() + 2 : 16;
-                row.add(value);
-            }
-            if (chars > maxChars) {
-                throw io.verso.error.VersoException.user(io.verso.error.ErrorCode.RESULT_TOO_LARGE,
-                        "the result is larger than " + maxChars + " characters of values: select fewer or shorter "
-                                + "columns, add a LIMIT or a narrower WHERE");
-            }
-            rows.add(row);
+            rows.add(row(rs, 1, pgTypes, budget));
         }
+        return new Table(columns, rows);
+    }
+
+    /** The current row's values from column {@code first} on, counted against the budget. */
+    private static List<Object> row(ResultSet rs, int first, String[] pgTypes, ResultBudget budget)
+            throws SQLException {
+        List<Object> row = new ArrayList<>(pgTypes.length);
+        long chars = 0;
+        for (int i = 0; i < pgTypes.length; i++) {
+            Object value = value(rs, first + i, pgTypes[i]);
+            chars += value == null ? 4 : value instanceof String text ? text.length() + 2 : 16;
+            row.add(value);
+        }
+        budget.add(chars);
+        return row;
+    }
+
+    /**
+     * What {@link #read} reads, from a result whose first row is current already and whose columns before
+     * {@code first} (1-based) are not the rows': the column just before {@code first} is a marker, null in
+     * the one row that stands for no rows at all (a LEFT JOIN that found none; see StatementEngine's runOnce).
+     */
+    static Table readFrom(ResultSet rs, ResultBudget budget, int first) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        int count = meta.getColumnCount() - first + 1;
+        List<Column> columns = new ArrayList<>(count);
+        String[] pgTypes = new String[count];
+        for (int i = 0; i < count; i++) {
+            pgTypes[i] = meta.getColumnTypeName(first + i).toLowerCase(Locale.ROOT);
+            columns.add(new Column(meta.getColumnLabel(first + i), typeName(pgTypes[i])));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        rs.getObject(first - 1);
+        if (rs.wasNull()) {
+            return new Table(columns, rows);
+        }
+        do {
+            rows.add(row(rs, first, pgTypes, budget));
+        } while (rs.next());
         return new Table(columns, rows);
     }
 

@@ -9,7 +9,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import javax.sql.DataSource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -23,6 +26,20 @@ import org.springframework.stereotype.Component;
 public class SqlRunner {
 
     private final JdbcTemplate jdbc;
+
+    /**
+     * The catalog version (verso.catalog_version) under which each physical connection prepared the
+     * statements it holds; absent when unknown. pgjdbc prepares server-side from a text's first use
+     * (prepareThreshold 1), and PostgreSQL re-plans a prepared statement after DDL but refuses to run it
+     * when its result columns changed type ("cached plan must not change result type", SQLSTATE 0A000):
+     * a column dropped and added again under the same name would fail the next read of every connection
+     * that had read the table. {@link #preparedUnder} makes a connection forget its statements when the
+     * catalog moved since it made them. Weak keys: the pool retires connections without telling.
+     */
+    private final Map<Connection, Long> preparedUnder = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /** The physical connections whose session holds {@link #readAlone}'s settings; weak keys as above. */
+    private final Map<Connection, Boolean> sessionSet = Collections.synchronizedMap(new WeakHashMap<>());
 
     public SqlRunner(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
@@ -46,6 +63,48 @@ public class SqlRunner {
             throw translated != null ? translated : new UncategorizedSQLException("ConnectionCallback", null, e);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /**
+     * Before the statements of a transaction that reads catalog {@code version}: when the transaction's
+     * connection prepared statements under another version (or it is not known under which), they are all
+     * deallocated. pgjdbc recognises DEALLOCATE ALL and prepares its statements afresh (its cache's epoch).
+     * One round trip per connection and catalog change, none otherwise.
+     */
+    public void preparedUnder(long version) {
+        execute((Connection connection) -> {
+            forgetUnlessUnder(connection, version);
+            return null;
+        });
+    }
+
+    /**
+     * After a statement that changed the schema in this transaction (or a rollback that undid such a
+     * change): the connection's prepared statements are forgotten now, and again before its next
+     * transaction, which may read the schema this one commits or the one it rolls back to.
+     */
+    public void schemaChanged() {
+        execute((Connection connection) -> {
+            deallocate(connection);
+            return null;
+        });
+    }
+
+    private void forgetUnlessUnder(Connection connection, long version) throws SQLException {
+        Connection physical = connection.unwrap(org.postgresql.core.BaseConnection.class);
+        Long before = preparedUnder.put(physical, version);
+        if (before == null || before != version) {
+            try (var statement = connection.createStatement()) {
+                statement.execute("DEALLOCATE ALL");
+            }
+        }
+    }
+
+    private void deallocate(Connection connection) throws SQLException {
+        preparedUnder.remove(connection.unwrap(org.postgresql.core.BaseConnection.class));
+        try (var statement = connection.createStatement()) {
+            statement.execute("DEALLOCATE ALL");
         }
     }
 
@@ -125,17 +184,13 @@ public class SqlRunner {
      * row first; when it returns false the query's rows are not read and this returns null. At most
      * {@code maxRows} + 1 rows come back (no cursor outside a driver-managed transaction): enough for the
      * reader to see that the result is too large. Null as well when the calling thread is already in a
-     * transaction (the batch's BEGIN would not start one).
+     * transaction (the batch's BEGIN would not start one), and when PostgreSQL refused the batch as not
+     * supported (0A000: see below). {@code version} is the catalog version the query was compiled under
+     * ({@link #preparedUnder}).
      */
-    public <T> T readOnce(CompiledSql state, CompiledSql query, int maxRows, RowMapper<Boolean> accept,
+    public <T> T readOnce(long version, CompiledSql state, CompiledSql query, int maxRows, RowMapper<Boolean> accept,
                           RowMapper<T> reader) {
-        if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
-            return null;
-        }
-        return execute((Connection connection) -> {
-            if (!connection.getAutoCommit()) {
-                return null;
-            }
+        return outsideTransaction(version, (Connection connection) -> {
             try (PreparedStatement ps = batch(connection, BEGIN_READ, state, query, COMMIT)) {
                 ps.setMaxRows(maxRows + 1);
                 boolean isRows = ps.execute();
@@ -166,6 +221,59 @@ public class SqlRunner {
                     }
                 } catch (SQLException again) {
                     e.addSuppressed(again); // the connection is broken: the pool retires it
+                }
+                if (FEATURE_NOT_SUPPORTED.equals(e.getSQLState())) {
+                    // Most likely a statement prepared under the catalog version assumed, while another
+                    // instance's DDL has moved it on ("cached plan must not change result type"): this read
+                    // is not one round trip's, and the caller reads again in a transaction of its own, which
+                    // learns the version first. A 0A000 of the statement itself comes back from that read.
+                    deallocate(connection);
+                    return null;
+                }
+                throw e;
+            }
+        });
+    }
+
+    /**
+     * One statement, alone in its implicit transaction (autocommit): the cheapest read PostgreSQL runs, one
+     * snapshot for the whole statement, with no BEGIN or COMMIT to parse and log. Statement-level settings
+     * cannot be set by the statement itself (PostgreSQL arms statement_timeout when the statement starts), so
+     * the timeout is the driver's ({@code timeoutMillis}: pgjdbc cancels the statement, SQLSTATE 57014 as
+     * for statement_timeout) and {@code session} is set for the connection's session once per physical
+     * connection (settings every engine transaction sets to the same values locally). {@code accept} reads
+     * the first row (the statement always returns one, see StatementEngine's runOnce) before {@code reader}
+     * reads from it on; when it returns false this returns null, as it does when the calling thread is in a
+     * transaction or when PostgreSQL refused a statement prepared under another catalog version (0A000:
+     * see {@link #readOnce}).
+     */
+    public <T> T readAlone(long version, CompiledSql session, CompiledSql statement, long timeoutMillis, int maxRows,
+                           RowMapper<Boolean> accept, RowMapper<T> reader) {
+        return outsideTransaction(version, (Connection connection) -> {
+            Connection physical = connection.unwrap(org.postgresql.core.BaseConnection.class);
+            if (sessionSet.put(physical, Boolean.TRUE) == null) {
+                try (PreparedStatement ps = connection.prepareStatement(session.sql())) {
+                    bind(connection, ps, session.binds());
+                    ps.execute();
+                } catch (SQLException e) {
+                    sessionSet.remove(physical);
+                    throw e;
+                }
+            }
+            try (PreparedStatement ps = connection.prepareStatement(statement.sql())) {
+                bind(connection, ps, statement.binds());
+                ps.unwrap(org.postgresql.jdbc.PgStatement.class).setQueryTimeoutMs(timeoutMillis);
+                ps.setMaxRows(maxRows + 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalStateException("the read returned no state row");
+                    }
+                    return accept.map(rs) ? reader.map(rs) : null;
+                }
+            } catch (SQLException e) {
+                if (FEATURE_NOT_SUPPORTED.equals(e.getSQLState())) {
+                    deallocate(connection);
+                    return null;
                 }
                 throw e;
             }
@@ -200,6 +308,25 @@ public class SqlRunner {
         });
     }
 
+    /**
+     * Runs {@code action} on a connection in autocommit, its prepared statements those of catalog version
+     * {@code version}; null, without running it, when the calling thread is in a transaction (a read of its
+     * own would not see the transaction's writes, nor begin a transaction of its own).
+     */
+    private <T> T outsideTransaction(long version, ConnectionCallback<T> action) {
+        if (org.springframework.transaction.support.TransactionSynchronizationManager.isActualTransactionActive()) {
+            return null;
+        }
+        return execute((Connection connection) -> {
+            if (!connection.getAutoCommit()) {
+                return null;
+            }
+            forgetUnlessUnder(connection, version);
+            return action.doInConnection(connection);
+        });
+    }
+
+    private static final String FEATURE_NOT_SUPPORTED = "0A000";
     private static final CompiledSql BEGIN_READ = new CompiledSql("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY",
             List.of());
     private static final CompiledSql COMMIT = new CompiledSql("COMMIT", List.of());

@@ -1,43 +1,32 @@
 package io.verso.engine;
 
 import io.verso.analyze.AsOfResolver;
-import io.verso.analyze.BoundChange;
 import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.RelationKind;
-import io.verso.analyze.DdlAnalyzer;
-import io.verso.analyze.GroupBatch;
-import io.verso.analyze.ReadAnalyzer;
 import io.verso.analyze.TableLookup;
+import io.verso.analyze.Values;
 import io.verso.analyze.Weight;
-import io.verso.analyze.WriteAnalyzer.RowInput;
-import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.Catalog;
-import io.verso.catalog.ColumnDef;
-import io.verso.catalog.GroupDef;
-import io.verso.catalog.IndexScope;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
-import io.verso.commits.CommitRecord;
 import io.verso.compile.CompiledSql;
-import io.verso.compile.DdlCompiler;
-import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
-import io.verso.compile.TimeCompiler;
-import io.verso.compile.WriteCompiler;
 import io.verso.config.VersoProperties;
 import io.verso.derive.DeriveContext;
 import io.verso.derive.DerivedDef;
 import io.verso.derive.Deriver;
-import io.verso.engine.StatementResult.Column;
+import io.verso.compile.ExplainCompiler;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.plan.Plan;
+import io.verso.plan.PlanPrinter;
+import io.verso.plan.Planner;
 import io.verso.sql.SqlParser;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
-import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
@@ -49,14 +38,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import io.verso.catalog.ViewDef;
-import io.verso.catalog.Views;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.DataAccessException;
@@ -67,25 +53,17 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Runs a request: parse, then in one PostgreSQL transaction analyse, compile and execute each
- * statement, and, if anything was written, record one commit. Writers of different tables run at
- * once (see {@link #COMMIT_LOCK}); each draws its sequence under a short lock and waits, before it
- * commits, for every writer of a lower sequence to end, so sequences increase in visibility order and
- * a reader's snapshot always holds a prefix of the commits.
+ * statement, and, if anything was written, record one commit ({@link CommitProtocol}: how writers and
+ * readers begin and how a commit is made visible).
  */
 @Service
 public class StatementEngine {
 
-    /**
-     * The commit lock (an advisory lock, db/migration/V18): shared by writers that name their tables up
-     * front, held alone by every other writer, from before its sequence is drawn until it is visible.
-     */
-    static final long COMMIT_LOCK = 0x7665_7273_6f00_0001L;
-
     /** The PostgreSQL notification channel every write commit notifies, its commit sequence as payload. */
-    public static final String COMMIT_CHANNEL = "verso_commits";
+    public static final String COMMIT_CHANNEL = CommitProtocol.COMMIT_CHANNEL;
 
     private final Catalog catalog;
-    private final Lifecycle lifecycle;
+    private final DdlStatements ddl;
     private final SqlRunner sql;
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
@@ -96,20 +74,27 @@ public class StatementEngine {
     private final AccessStatements accessStatements;
     private final ReadRouter router;
     private final SystemVersioning system;
+    private final AppendChanges appendChanges;
     private final Deriver deriver;
+    private final CommitProtocol commits;
+    private final List<CommitListener> listeners;
+    /** The latest commit a request of this instance read or made: visible, as is every one before it. */
+    private final AtomicLong visible = new AtomicLong();
 
     public StatementEngine(Catalog catalog, Views views, SqlRunner sql,
                            VersoProperties properties, PlatformTransactionManager transactions,
                            EngineObserver observer, AccessControl access, ObjectProvider<ReadRouter> router,
-                           Deriver deriver) {
+                           Deriver deriver, ObjectProvider<CommitListener> listeners) {
         this.catalog = catalog;
         this.deriver = deriver;
         this.views = views;
-        this.lifecycle = new Lifecycle(catalog, sql);
         this.system = new SystemVersioning(catalog, sql);
+        this.ddl = new DdlStatements(catalog, views, access, sql, system);
+        this.appendChanges = new AppendChanges(sql);
         this.sql = sql;
         this.properties = properties;
         this.limits = new ResourceLimits(properties);
+        this.commits = new CommitProtocol(sql, limits);
         // Isolation is set by the first statement of each transaction (see Request.run), not through
         // the connection, which would cost a round trip to set and another to reset per request.
         this.transaction = new TransactionTemplate(transactions);
@@ -117,6 +102,7 @@ public class StatementEngine {
         this.access = access;
         this.accessStatements = new AccessStatements(access, catalog);
         this.router = router.getIfAvailable(() -> ReadRouter.PRIMARY_ONLY);
+        this.listeners = listeners.orderedStream().toList();
     }
 
     /**
@@ -130,6 +116,7 @@ public class StatementEngine {
         long started = System.nanoTime();
         try {
             ExecutionResult result = run(script, params, actor);
+            visible.accumulateAndGet(result.readCommit(), Math::max);
             observer.executed(result, Duration.ofNanos(System.nanoTime() - started));
             return result;
         } catch (VersoException e) {
@@ -148,20 +135,73 @@ public class StatementEngine {
     }
 
     /**
+     * Whether commit {@code commit} is known to be visible, without asking the database: a request of this
+     * instance has read or made it (or a later one). Commits become visible in sequence order, so once a
+     * snapshot held a commit every later snapshot holds it and every commit before it.
+     */
+    public boolean knownVisible(long commit) {
+        return visible.get() >= commit;
+    }
+
+    /**
+     * What a current read of {@code table} would be answered at, in one statement and without reading a
+     * row: the latest commit, the catalog version and the latest commit that wrote the table (0 when none),
+     * as a one-statement read returns them with its rows ({@link ExecutionResult#lastChanged}). On the
+     * primary, in a snapshot of its own; the caller checks that its caller may read the table.
+     */
+    public TableState tableState(String table) {
+        try {
+            return sql.query(commits.tableState(table), rs -> {
+                rs.next();
+                return new TableState(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+            });
+        } catch (DataAccessException e) {
+            throw PgErrors.translate(e);
+        }
+    }
+
+    /** See {@link #tableState}. */
+    public record TableState(long latest, long catalogVersion, long lastChanged) {
+    }
+
+    /**
      * Whether the statements are light for admission ({@link Weight}: one-key reads, small writes, look-ups),
      * judged on the table definitions this instance already holds: no database round trip.
      */
     public boolean light(SqlParser.Script script) {
         Catalog.Snapshot snapshot = catalog.latestSnapshot();
-        return snapshot != null && Weight.light(script.statements(), name -> {
+        return snapshot != null && Weight.light(script.statements(), keys(snapshot));
+    }
+
+    /** The key columns of the tables {@code snapshot} holds in memory, for {@link Weight}. */
+    private static Weight.Keys keys(Catalog.Snapshot snapshot) {
+        return name -> {
             Optional<TableDef> table = snapshot.cached(name);
             return table == null ? Optional.empty() : table.map(TableDef::keyColumns);
-        });
+        };
     }
 
     /** Statements a surface built, whose parameters are exactly {@code params}. */
     public ExecutionResult execute(List<Statement> statements, List<Object> params, String actor) {
         return execute(new SqlParser.Script(statements, params.size()), params, actor);
+    }
+
+    /**
+     * Numbers among the parameters are bound as NUMERIC wherever they stand: one beyond NUMERIC's range
+     * ({@code 1e999999999}) is refused here, before any statement or the driver would write it out in digits.
+     */
+    private static void checkNumbers(List<Object> params) {
+        for (int i = 0; i < params.size(); i++) {
+            if (params.get(i) instanceof java.math.BigDecimal number) {
+                try {
+                    Values.bounded(number);
+                } catch (IllegalArgumentException e) {
+                    throw VersoException.pointing(ErrorCode.INVALID_VALUE, "parameter " + (i + 1) + " (" + number
+                            + ") is out of range for NUMERIC, which holds at most 131072 digits before the point and "
+                            + "16383 after it", "/params/" + i);
+                }
+            }
+        }
     }
 
     private ExecutionResult run(SqlParser.Script script, List<Object> params, String actor) {
@@ -174,10 +214,13 @@ public class StatementEngine {
                     + script.parameterCount() + " ? placeholder(s) but " + params.size() + " parameter(s) were given",
                     "/params");
         }
+        checkNumbers(params);
         boolean writes = script.statements().stream().anyMatch(Statement::writes);
         try {
             VersoPrincipal principal = Caller.current();
-            String recorded = principal.name() != null ? principal.name() : actor;
+            // Every commit names a principal: the caller's, else (security off) the actor header's, else the service's.
+            String recorded = principal.name() != null ? principal.name()
+                    : actor != null && !actor.isBlank() ? actor : VersoPrincipal.SYSTEM_NAME;
             if (!writes) {
                 Statement only = script.statements().size() == 1 ? script.statements().get(0) : null;
                 return router.read(target -> {
@@ -199,6 +242,9 @@ public class StatementEngine {
                     catalog.forgetLatest();
                 }
                 router.committed(result.commit(), request.catalogChanged);
+                for (CommitListener listener : listeners) {
+                    listener.committed(result.commit(), request.catalogChanged);
+                }
             }
             return result;
         } catch (VersoException e) {
@@ -209,29 +255,63 @@ public class StatementEngine {
     }
 
     /** The state of one request: its commit, the positions it handed out, the tables it touched. */
-    private final class Request implements RequestContext, TableLookup, DeriveContext {
+    private final class Request implements RowWrites.Context, TableLookup, DeriveContext {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
         private final VersoPrincipal principal;
-        /** What the running statement needs on the tables it names. */
-        private Privilege needed = Privilege.SELECT;
+        /**
+         * What the running statement needs on its target, the one table it writes, alters or drops
+         * ({@link #privileges}); every relation it reads is looked up through {@link #reads} and needs SELECT.
+         */
+        private Set<Privilege> needed = Set.of(Privilege.SELECT);
+        /** The planner's view of the catalog: each lookup checked for the privileges the plan asks. */
+        private final Planner.Tables planned = new Planner.Tables() {
+            @Override
+            public TableDef table(Ident name, Set<Privilege> privileges) {
+                return lookup(name, privileges);
+            }
+
+            @Override
+            public Optional<ViewDef> view(String name) {
+                return Request.this.view(name);
+            }
+        };
+        /** The analyzers' view of the catalog: whatever the statement does to its target, what it reads needs SELECT. */
+        private final TableLookup reads = new TableLookup() {
+            @Override
+            public TableDef table(Ident name) {
+                return lookup(name, Set.of(Privilege.SELECT));
+            }
+
+            @Override
+            public Optional<ViewDef> view(String name) {
+                return Request.this.view(name);
+            }
+        };
         private final ReadRouter.ReadTarget target;
+        private final CommitTimes times;
+        private final RowWrites rowWrites;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
         private Instant commitTime;
+        /** The writer's state once begun (writes only). */
+        private CommitProtocol.Writer writer;
         private AsOfResolver asOf;
         private Catalog.Snapshot catalogSnapshot;
-        private int position;
         private boolean catalogChanged;
         /** START TRANSACTION seen (a savepoint to ROLLBACK to) and what was touched then; see transactionControl. */
         private Map<String, Long> touchedAtStart;
+        /** The START TRANSACTION / BEGIN of the frame still open, null when none is. */
+        private Statement.TransactionControl openFrame;
         private boolean rolledBack;
         /** Derived table definitions, read once per writing request (null until needed). */
         private List<DerivedDef> derived;
         /** The catalog version a writer saw under the commit lock, and whether it has run DDL since. */
         private long writerCatalogVersion = -1;
+        /** The catalog version a read-only request's snapshot holds. */
+        private Long readVersion;
         private boolean ranDdl;
         private final Set<String> erased = new HashSet<>();
         private final Set<String> derivedCreated = new HashSet<>();
@@ -240,6 +320,16 @@ public class StatementEngine {
         private boolean upkeep;
         /** Bound before its snapshot is known (runOnce): no lookup may leave the request's round trip. */
         private boolean once;
+        /** The result rows and characters left to the request's statements together. */
+        private final ResultBudget budget = new ResultBudget(properties.maxResultRows(), properties.maxResultChars());
+        /** The ordinal of the running statement; the statements' count while derived tables follow. */
+        private int step;
+        /** Per table, the first and last step that changed it; see {@link #stateRead}. */
+        private final Map<String, int[]> changedAt = new HashMap<>();
+        /** The first and last step that changed the catalog (or rolled back), which may change any read. */
+        private final int[] catalogChangedAt = {-1, -1};
+        /** Steps of a writing request whose SELECT read current rows, with the tables those were of. */
+        private final Map<Integer, Set<String>> currentReads = new LinkedHashMap<>();
 
         Request(List<Object> params, boolean writes, VersoPrincipal principal, String actor,
                 ReadRouter.ReadTarget target) {
@@ -248,6 +338,8 @@ public class StatementEngine {
             this.principal = principal;
             this.actor = actor;
             this.target = target;
+            this.times = new CommitTimes(sql, params);
+            this.rowWrites = new RowWrites(sql, system, appendChanges, this);
         }
 
         @Override
@@ -270,58 +362,73 @@ public class StatementEngine {
             return actor;
         }
 
+        @Override
+        public VersoPrincipal principal() {
+            return principal;
+        }
+
+        @Override
+        public Planner.Tables planned() {
+            return planned;
+        }
+
+        @Override
+        public Instant commitTime() {
+            return commitTime;
+        }
+
+        /**
+         * A derived table applies to itself the rows an APPEND source gains at each commit (derive/Appending,
+         * Footprint, Locality): an APPEND table derived tables read takes no UPDATE or DELETE, which end rows.
+         */
+        @Override
+        public void refuseEndingRows(Ident table, String statement) {
+            deriver.refuseDependency(derived(), table, statement + " of the APPEND table", this::visible);
+        }
+
         ExecutionResult run(List<Statement> statements, org.springframework.transaction.TransactionStatus status) {
             long latest;
             if (writes) {
-                // One round trip: the request's resource limits (ResourceLimits), transaction-local, in a statement
-                // of their own so that the statement timeout bounds begin_commit's waits for other writers; then
-                // verso.begin_commit (db/migration/V18): the commit lock, shared when every table the request
-                // writes is named up front (then each of those tables' locks, so writers of different tables
-                // work at once), else exclusive; the sequence, drawn under a short lock and held until this
-                // transaction ends; the commit's time from the database clock, never behind an earlier commit's;
-                // the latest commit made before this one, which bounds AS OF (the sequence has gaps where
-                // requests failed); the catalog version, which no other writer can change while this one holds
-                // the commit lock; whether any derived table exists.
-                List<String> named = namedTables(statements);
-                CompiledSql begin = new SqlBuilder().sql("SELECT b.* FROM verso.begin_commit(").bind(limits.timeout())
-                        .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0]
-                                : named.toArray())).sql(", ").bind(named == null).sql(") AS b").build();
-                Object[] drawn = waitingForWriters(() -> sql.queryAfter(
-                        limits.settings(new SqlBuilder().sql("SELECT "), sql).build(), begin, rs -> {
-                            rs.next();
-                            return new Object[] {rs.getLong(1), rs.getObject(2, java.time.OffsetDateTime.class),
-                                rs.getLong(3), rs.getLong(4), rs.getBoolean(5)};
-                        }));
-                commit = (Long) drawn[0];
-                commitTime = ((java.time.OffsetDateTime) drawn[1]).toInstant();
-                latest = (Long) drawn[2];
-                writerCatalogVersion = (Long) drawn[3];
+                writer = commits.beginWrite(statements);
+                commit = writer.commit();
+                commitTime = writer.time();
+                latest = writer.latest();
+                writerCatalogVersion = writer.catalogVersion();
+                sql.preparedUnder(writerCatalogVersion);
                 catalogSnapshot = catalog.snapshot(writerCatalogVersion);
-                if (!(Boolean) drawn[4]) {
+                if (!writer.anyDerived()) {
                     derived = List.of();
                 }
             } else {
-                // Reads: one snapshot for every statement of the request. Writes stay READ COMMITTED, so
-                // that after taking the lock each statement sees every earlier commit.
-                sql.update(new SqlBuilder().sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY").build());
-                // One round trip: the resource limits, the latest commit and the catalog version of this snapshot.
-                long[] state = sql.query(readState(), rs -> {
-                    rs.next();
-                    return new long[] {rs.getLong(1), rs.getLong(2)};
-                });
-                latest = state[0];
-                target.snapshot(latest, state[1]);
-                catalogSnapshot = catalog.snapshot(state[1]);
+                CommitProtocol.Snapshot snapshot = commits.beginRead();
+                latest = snapshot.latest();
+                readVersion = snapshot.catalogVersion();
+                target.snapshot(latest, snapshot.catalogVersion());
+                sql.preparedUnder(snapshot.catalogVersion());
+                catalogSnapshot = catalog.snapshot(snapshot.catalogVersion());
             }
-            asOf = new AsOfResolver(params, latest, this::commitAt).withInstants(instants());
+            asOf = new AsOfResolver(params, latest, times).withInstants(times);
             List<StatementResult> results = new ArrayList<>();
-            for (Statement statement : statements) {
-                results.add(execute(statement));
+            boolean changedAnything = false;
+            for (step = 0; step < statements.size(); step++) {
+                Statement statement = statements.get(step);
+                StatementResult result = execute(statement);
+                results.add(result);
+                changedAnything |= !(statement instanceof Statement.TransactionControl) && changes(result);
             }
-            if (writes && rolledBack && touched.isEmpty()) {
-                // Everything this request wrote was rolled back: it makes no commit (its sequence is a gap).
+            if (openFrame != null) {
+                // A MariaDB session that ends inside its transaction keeps nothing of it. Committing the frame
+                // would keep what the caller never committed; rolling back only the frame would answer 200 for
+                // writes that were dropped. The request is refused, and its transaction rolled back whole.
+                throw VersoException.at(ErrorCode.TRANSACTION_NOT_ENDED, "the request ends inside the transaction "
+                        + "this START TRANSACTION (or BEGIN) opened: end it with COMMIT to keep its writes or "
+                        + "ROLLBACK to drop them; nothing of the request was written", openFrame.pos());
+            }
+            if (writes && touched.isEmpty() && (rolledBack || !changedAnything)) {
+                // Everything this request wrote was rolled back, or it changed nothing (DROP ... IF EXISTS of
+                // what is not there, or not there for this caller): it makes no commit (its sequence is a gap).
                 status.setRollbackOnly();
-                return new ExecutionResult(null, latest, results);
+                return new ExecutionResult(null, latest, settle(results, null, latest));
             }
             if (writes) {
                 // Derived tables follow their sources inside this transaction: the commit is seen whole or not at all.
@@ -335,49 +442,41 @@ public class StatementEngine {
                         upkeep = false;
                     }
                 }
-                Set<CommitRecord.TableTouched> tablesTouched = touched.entrySet().stream()
-                        .map(e -> new CommitRecord.TableTouched(e.getKey(), e.getValue()))
-                        .collect(Collectors.toCollection(LinkedHashSet::new));
-                long rows = touched.values().stream().mapToLong(Long::longValue).sum();
-                // The request's Idempotency-Key, marked with this commit in this transaction (security.Idempotency).
-                io.verso.security.Idempotency.current().ifPresent(claim -> sql.update(new SqlBuilder()
-                        .sql("UPDATE verso.idempotency_keys SET commit_seq = ").bind(commit).sql(" WHERE principal = ")
-                        .bind(claim.principal()).sql(" AND key = ").bind(claim.key()).build()));
-                // One round trip: the commit record and its tables; the notification, inside the transaction, so
-                // PostgreSQL delivers it only once the commit is visible (feed.CommitSignal); then the wait for
-                // every writer of a lower sequence to end, so commits become visible in sequence order; and, when
-                // this request began the transaction, COMMIT itself (SqlRunner.updateAndCommit).
-                CompiledSql record = new SqlBuilder().sql("WITH c AS (INSERT INTO verso.commits (seq, committed_at, row_count, ")
-                        .sql("principal) VALUES (").bind(commit).sql(", CAST(").bind(commitTime.toString())
-                        .sql(" AS timestamptz), ").bind(rows).sql(", CAST(").bind(actor).sql(" AS text))), ")
-                        .sql("t AS (INSERT INTO verso.commit_tables (commit_seq, table_name, row_count) SELECT ")
-                        .bind(commit).sql(", n, r FROM unnest(").bind(new CompiledSql.ArrayBind("text",
-                                tablesTouched.stream().map(CommitRecord.TableTouched::tableName).toArray()))
-                        .sql(", ").bind(new CompiledSql.ArrayBind("bigint",
-                                tablesTouched.stream().map(CommitRecord.TableTouched::rowCount).toArray()))
-                        .sql(") AS x (n, r)) SELECT pg_notify(").bind(COMMIT_CHANNEL).sql(", ")
-                        .bind(Long.toString(commit)).sql("), verso.await_earlier_commits(").bind(commit).sql(")")
-                        .build();
-                waitingForWriters(() -> {
-                    if (status.isNewTransaction()) {
-                        sql.updateAndCommit(record);
-                    } else {
-                        sql.query(record, rs -> null);
-                    }
-                    return null;
-                });
+                commits.finishWrite(writer, touched, actor, status.isNewTransaction());
             }
-            return new ExecutionResult(writes ? commit : null, writes ? commit : latest, results, readPast);
+            return new ExecutionResult(writes ? commit : null, writes ? commit : latest,
+                    writes ? settle(results, commit, latest) : results, readPast, writes ? null : readVersion, null);
         }
 
         /**
-         * The read's settings and state in one statement: the latest commit and the catalog version of its
-         * snapshot, then its resource limits (transaction-local: ResourceLimits). Settings every read
-         * transaction needs go here.
+         * A writing request's SELECTs of current rows, given the commit whose state they read: this
+         * request's own when nothing after the SELECT changed its tables (derived tables follow their
+         * sources after the last statement), else the commit before this request when nothing before it
+         * did, else none (the rows were a state inside this request that no commit holds).
          */
-        private CompiledSql readState() {
-            return limits.settings(new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
-                    .sql("(SELECT version FROM verso.catalog_version), "), sql).build();
+        private List<StatementResult> settle(List<StatementResult> results, Long made, long before) {
+            currentReads.forEach((at, read) -> {
+                StatementResult.Rows rows = (StatementResult.Rows) results.get(at);
+                results.set(at, new StatementResult.Rows(rows.statement(), rows.columns(), rows.rows(),
+                        stateRead(at, read, made, before), rows.pinned(), rows.fixed()));
+            });
+            return results;
+        }
+
+        private Long stateRead(int at, Set<String> read, Long made, long before) {
+            boolean changedBefore = catalogChangedAt[0] >= 0 && catalogChangedAt[0] < at;
+            boolean changedAfter = catalogChangedAt[1] > at;
+            for (String table : read) {
+                int[] steps = changedAt.get(table);
+                if (steps != null) {
+                    changedBefore |= steps[0] < at;
+                    changedAfter |= steps[1] > at;
+                }
+            }
+            if (made != null && !changedAfter) {
+                return made;
+            }
+            return changedBefore ? null : commitOrNone(before);
         }
 
         /**
@@ -412,20 +511,37 @@ public class StatementEngine {
             BoundSelect bound;
             CompiledSql compiled;
             try {
-                bound = ReadAnalyzer.select(select, this, asOf, params.size());
-                compiled = SelectCompiler.compile(bound, params);
+                Plan.Read plan = Planner.read(select, planned, asOf, params);
+                bound = plan.bound();
+                compiled = plan.query();
             } catch (NotOnce | VersoException | StackOverflowError e) {
                 return null;
             }
-            long[] state = new long[2];
-            ResultReader.Table table = sql.readOnce(readState(), compiled, properties.maxResultRows(), rs -> {
-                rs.next();
+            long[] state = new long[3];
+            SqlRunner.RowMapper<Boolean> accept = rs -> {
                 state[0] = rs.getLong(1);
                 state[1] = rs.getLong(2);
                 target.snapshot(state[0], state[1]);
                 return state[1] == assumed.version() && bound.relations().stream()
                         .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
-            }, rs -> ResultReader.read(rs, properties.maxResultRows(), properties.maxResultChars()));
+            };
+            // A one-key read (light, so no sort or hash to bound) in order of no ORDER BY is one statement with
+            // its state; anything else is the batch of BEGIN, state, query and COMMIT, still one round trip.
+            boolean alone = select.query().orderBy().isEmpty() && Weight.light(List.of(select), keys(assumed));
+            ResultReader.Table table;
+            if (alone) {
+                List<String> read = bound.relations().stream().map(r -> r.table().name()).distinct().toList();
+                table = sql.readAlone(assumed.version(), limits.sessionSettings(), commits.readAlone(read, compiled),
+                        limits.timeoutMillis(), budget.rowsLeft(), rs -> {
+                            state[2] = rs.getLong(3);
+                            return accept.map(rs);
+                        }, rs -> ResultReader.readFrom(rs, budget, CommitProtocol.READ_ALONE_STATE + 1));
+            } else {
+                table = sql.readOnce(assumed.version(), commits.readState(), compiled, budget.rowsLeft(), rs -> {
+                    rs.next();
+                    return accept.map(rs);
+                }, rs -> ResultReader.read(rs, budget));
+            }
             if (table == null) {
                 return null;
             }
@@ -433,11 +549,21 @@ public class StatementEngine {
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
             boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
             return new ExecutionResult(null, state[0], List.of(new StatementResult.Rows("SELECT", table.columns(),
-                    table.rows(), readAt(bound), pinned, fixed)), pinned);
+                    table.rows(), readAt(bound), pinned, fixed)), pinned, state[1], alone ? state[2] : null);
+        }
+
+        /** The statement's target (or, for reads and DESCRIBE, the table it names), with what the statement needs. */
+        @Override
+        public TableDef table(Ident name) {
+            return lookup(name, needed);
         }
 
         @Override
-        public TableDef table(Ident name) {
+        public TableLookup reads() {
+            return reads;
+        }
+
+        private TableDef lookup(Ident name, Set<Privilege> privileges) {
             if (once && !tables.containsKey(name.name()) && catalogSnapshot.cached(name.name()) == null) {
                 throw NotOnce.INSTANCE; // a lookup in another snapshot than the read's
             }
@@ -448,7 +574,9 @@ public class StatementEngine {
                 throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
             }
             if (!upkeep) {
-                access.check(principal, table, needed, name.name(), name.pos());
+                for (Privilege privilege : privileges) {
+                    access.check(principal, table, privilege, name.name(), name.pos());
+                }
             }
             return table;
         }
@@ -461,65 +589,28 @@ public class StatementEngine {
             return views.find(name);
         }
 
-        /** The latest commit made at or before the time {@code value} names, 0 before the first commit. */
-        private long commitAt(Expr value, long latestCommit) {
-            AsOfResolver.requireConstant(value);
-            try {
-                return sql.query(TimeCompiler.commitAtOrBefore(value, latestCommit, params), rs -> {
-                    rs.next();
-                    return rs.getLong(1);
-                });
-            } catch (DataAccessException e) {
-                // PostgreSQL judges the time's text; its refusal is about this value, wherever it was given.
-                VersoException refused = PgErrors.translate(e);
-                if (refused instanceof VersoException.UserError user && user.origin() == null) {
-                    throw VersoException.at(user.code(), user.getMessage(), value.pos());
-                }
-                throw refused;
+        @Override
+        public void authorize(TableDef table, Ident asked) {
+            for (Privilege privilege : needed) {
+                access.check(principal, table, privilege, asked.name(), asked.pos());
             }
         }
 
         @Override
-        public void authorize(TableDef table, Ident asked) {
-            access.check(principal, table, needed, asked.name(), asked.pos());
+        public boolean visible(TableDef table) {
+            return access.visible(principal, table);
         }
 
         @Override
         public AsOfResolver.Instants instants() {
-            return new AsOfResolver.Instants() {
-                @Override
-                public Instant at(Expr value) {
-                    AsOfResolver.requireConstant(value);
-                    try {
-                        java.time.OffsetDateTime t = sql.query(TimeCompiler.instant(value, params), rs -> {
-                            rs.next();
-                            return rs.getObject(1, java.time.OffsetDateTime.class);
-                        });
-                        if (t == null) {
-                            throw VersoException.at(ErrorCode.INVALID_SYSTEM_TIME, "FOR SYSTEM_TIME takes a time, "
-                                    + "not NULL", value.pos());
-                        }
-                        return t.toInstant();
-                    } catch (DataAccessException e) {
-                        throw VersoException.at(ErrorCode.INVALID_SYSTEM_TIME, "FOR SYSTEM_TIME takes a time (a "
-                                + "TIMESTAMP literal, a string such as '2025-12-31 23:59:59', a parameter or a constant "
-                                + "expression): " + PgErrors.translate(e).getMessage(), value.pos());
-                    }
-                }
-
-                @Override
-                public long commitAt(Instant t, boolean strict, long latestCommit) {
-                    return sql.query(TimeCompiler.commitAt(t, strict, latestCommit), rs -> {
-                                rs.next();
-                                return rs.getLong(1);
-                            });
-                }
-            };
+            return times;
         }
 
         @Override
         public void catalogChanged() {
             catalogChanged = true;
+            sql.schemaChanged();
+            changed(catalogChangedAt);
             tables.clear();
             if (writes) {
                 // From here on this transaction's own catalog, not the committed version's cache.
@@ -561,33 +652,45 @@ public class StatementEngine {
             return derived;
         }
 
-        /** Users write sources; derived tables are written by the engine only, and outlive no source. */
+        /**
+         * Users write sources; derived tables are written by the engine only, and outlive no source. Judged only
+         * for a caller who may do the statement to its target: anyone else gets the statement's own answer (an
+         * unknown table, a missing privilege), and a refusal names only derived tables the caller may see.
+         */
         private void guardDerived(Statement statement) {
             Ident target = statement.target();
             if (target == null) {
+                return;
+            }
+            TableDef table = (catalogSnapshot != null ? catalogSnapshot.find(target.name())
+                    : catalog.find(target.name())).orElse(null);
+            if (table == null || !needed.stream().allMatch(p -> access.holds(principal, table, p))) {
                 return;
             }
             if (statement.writeVerb() != null) {
                 deriver.refuseWrite(derived(), target, statement.writeVerb());
             }
             if (statement.dependencyVerb() != null) {
-                deriver.refuseDependency(derived(), target, statement.dependencyVerb());
+                deriver.refuseDependency(derived(), target, statement.dependencyVerb(),
+                        t -> access.visible(principal, t));
             }
         }
 
         @Override
         public void touch(String table, long rows) {
             touched.merge(table, rows, Long::sum);
+            changed(changedAt.computeIfAbsent(table, t -> new int[] {-1, -1}));
+        }
+
+        private void changed(int[] firstAndLast) {
+            if (firstAndLast[0] < 0) {
+                firstAndLast[0] = step;
+            }
+            firstAndLast[1] = step;
         }
 
         private StatementResult execute(Statement statement) {
-            // CREATE DERIVED TABLE reads its sources into a new table: SELECT on each (subqueries, joins and
-            // views' tables included); creating the table is checked as CREATE TABLE's (createDerived).
-            needed = statement instanceof Statement.Select || statement instanceof Statement.Describe
-                    || statement instanceof Statement.ShowCreateTable || statement instanceof Statement.CreateDerived
-                    ? Privilege.SELECT
-                    : statement instanceof Statement.InsertRows || statement instanceof Statement.Update
-                    || statement instanceof Statement.Delete ? Privilege.WRITE : Privilege.ADMIN;
+            needed = Planner.targetPrivileges(statement);
             if (statement instanceof Statement.Access a) {
                 return accessStatements.execute(a, principal);
             }
@@ -597,10 +700,15 @@ public class StatementEngine {
             if (statement instanceof Statement.TransactionControl t) {
                 return transactionControl(t);
             }
+            if (statement instanceof Statement.Explain e) {
+                return explain(e);
+            }
+            if (statement instanceof Statement.Listing listing) {
+                return list(listing);
+            }
             if (writes) {
                 guardDerived(statement);
-                if (!(statement instanceof Statement.InsertRows || statement instanceof Statement.Update
-                        || statement instanceof Statement.Delete)) {
+                if (!(statement instanceof Statement.RowWrite)) {
                     ranDdl = true;
                     derived = null;
                 }
@@ -611,12 +719,6 @@ public class StatementEngine {
             if (statement instanceof Statement.CreateDerived c) {
                 return createDerived(c);
             }
-            if (statement instanceof Statement.ShowDerived) {
-                return new StatementResult.Rows("SHOW DERIVED TABLES", List.of(new Column("name", "TEXT"),
-                        new Column("primary_key", "TEXT"), new Column("query", "TEXT"), new Column("sources", "TEXT"),
-                        new Column("applied_through", "BIGINT"), new Column("mode", "TEXT")),
-                        deriver.show(asOf.latestCommit(), t -> access.visible(principal, t)), null);
-            }
             if (statement instanceof Statement.AlterSystemVersioning a) {
                 return system.alter(a, table(a.table()), this, commitTime);
             }
@@ -624,50 +726,24 @@ public class StatementEngine {
                     || d.before() == null || d.before() instanceof io.verso.sql.ast.AsOf.SystemTime)) {
                 return system.deleteHistory(d, table(d.table()), this);
             }
-            if (statement instanceof Statement.InsertRows i) {
-                return insertRows(i);
+            if (statement instanceof Statement.RowWrite w) {
+                return rowWrites.execute(w);
             }
-            if (statement instanceof Statement.Update u) {
-                return update(u);
+            return ddl.execute(statement, this);
+        }
+
+        /** SHOW TABLES, DESCRIBE, SHOW CREATE TABLE, SHOW DERIVED TABLES: what the caller may see of the catalog. */
+        private StatementResult list(Statement.Listing listing) {
+            if (listing instanceof Statement.ShowTables) {
+                return CatalogListings.showTables(catalog.all(), this::visible);
             }
-            if (statement instanceof Statement.Delete d) {
-                return delete(d);
+            if (listing instanceof Statement.Describe d) {
+                return CatalogListings.describe(table(d.table()));
             }
-            if (statement instanceof Statement.DeleteKeys d) {
-                TableDef table = keyedTable(d.table(), "DELETE");
-                List<RowInput> rows = WriteAnalyzer.tombstones(d, table, params);
-                if (rows.isEmpty()) {
-                    return StatementResult.Written.empty("DELETE", table.name());
-                }
-                return write("DELETE", table, rows.size(),
-                        WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, d.pos()));
+            if (listing instanceof Statement.ShowCreateTable s) {
+                return CatalogListings.showCreate(table(s.table()));
             }
-            if (statement instanceof Statement.CreateTable c) {
-                return createTable(c);
-            }
-            if (statement instanceof Statement.DropTable d) {
-                return dropTable(d);
-            }
-            if (statement instanceof Statement.CreateView c) {
-                return createView(c);
-            }
-            if (statement instanceof Statement.DropView d) {
-                return dropView(d);
-            }
-            if (statement instanceof Statement.ShowTables) {
-                return showTables();
-            }
-            if (statement instanceof Statement.Describe d) {
-                return describe(table(d.table()));
-            }
-            if (statement instanceof Statement.ShowCreateTable s) {
-                TableDef table = table(s.table());
-                List<List<Object>> rows = new ArrayList<>();
-                rows.add(List.of(table.name(), DdlAnalyzer.showCreate(table)));
-                return new StatementResult.Rows("SHOW CREATE TABLE",
-                        List.of(new Column("table", "TEXT"), new Column("create_statement", "TEXT")), rows, null);
-            }
-            return lifecycle.execute(statement, this);
+            return CatalogListings.showDerived(deriver.show(asOf.latestCommit(), this::visible));
         }
 
         /**
@@ -680,8 +756,12 @@ public class StatementEngine {
                 case START -> {
                     sql.update(new SqlBuilder().sql("SAVEPOINT verso_frame").build());
                     touchedAtStart = new LinkedHashMap<>(touched);
+                    openFrame = control;
                 }
-                case COMMIT -> touchedAtStart = null;
+                case COMMIT -> {
+                    touchedAtStart = null;
+                    openFrame = null;
+                }
                 case ROLLBACK -> {
                     if (touchedAtStart == null) {
                         throw VersoException.at(ErrorCode.INVALID_REQUEST, "ROLLBACK without START TRANSACTION "
@@ -691,6 +771,7 @@ public class StatementEngine {
                     touched.clear();
                     touched.putAll(touchedAtStart);
                     touchedAtStart = null;
+                    openFrame = null;
                     rolledBack = true;
                     catalogChanged();
                 }
@@ -699,312 +780,62 @@ public class StatementEngine {
                     ? "START TRANSACTION" : control.action().name(), null, true, null);
         }
 
-        private List<RowInput> queried(Statement.InsertRows statement) {
-            return queriedRows(statement, table(statement.table()));
-        }
-
         // ---- reads -----------------------------------------------------------------------------
+
+        /**
+         * EXPLAIN: the plan of the statement, which does not run, printed as the golden plan files are; with
+         * ANALYZE, each of its reads run under PostgreSQL's EXPLAIN ANALYZE (reads only: the request is read-only).
+         */
+        private StatementResult explain(Statement.Explain explain) {
+            Plan plan = Planner.plan(explain.statement(), planned, asOf, params);
+            List<List<Object>> rows = new ArrayList<>();
+            PlanPrinter.print(plan).forEach(line -> rows.add(List.of(line)));
+            if (explain.analyze()) {
+                List<CompiledSql> queries = plan.queries();
+                for (int i = 0; i < queries.size(); i++) {
+                    rows.add(List.of("PostgreSQL's plan of the read" + (queries.size() > 1 ? " " + (i + 1) : "")
+                            + ", run:"));
+                    sql.texts(ExplainCompiler.analyze(queries.get(i))).forEach(line -> rows.add(List.of("  " + line[0])));
+                }
+            }
+            return new StatementResult.Rows("EXPLAIN", List.of(new StatementResult.Column("plan", "TEXT")), rows, null);
+        }
 
         private StatementResult select(Statement.Select select) {
             BoundSelect bound;
             CompiledSql compiled;
             try {
-                bound = ReadAnalyzer.select(select, this, asOf, params.size());
-                compiled = SelectCompiler.compile(bound, params);
+                Plan.Read plan = Planner.read(select, planned, asOf, params);
+                bound = plan.bound();
+                compiled = plan.query();
             } catch (StackOverflowError e) {
                 throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
             }
-            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, properties.maxResultRows(),
-                    properties.maxResultChars()));
+            ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, budget));
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
             boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit) && !asOf.openByTime();
             readPast |= pinned;
-            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), readAt(bound), pinned, fixed);
+            Long at = readAt(bound);
+            if (writes && bound.relations().stream().anyMatch(r -> r.asOf() == null)) {
+                currentReads.put(step, bound.relations().stream().filter(r -> r.asOf() == null)
+                        .map(r -> r.table().name()).collect(Collectors.toSet()));
+            }
+            return new StatementResult.Rows("SELECT", table.columns(), table.rows(), at, pinned, fixed);
         }
 
         /**
          * The commit a read was served at: the one commit every relation was read at, else (current
-         * rows, or relations at different commits) the latest commit of the request's snapshot.
+         * rows, or relations at different commits) the latest commit of the request's snapshot; none
+         * before the first commit. A writing request settles its reads of current rows at its end.
          */
-        private long readAt(BoundSelect bound) {
+        private Long readAt(BoundSelect bound) {
             Set<Long> commitsRead = bound.relations().stream()
                     .map(r -> r.asOf() == null ? asOf.latestCommit() : r.asOf())
                     .collect(Collectors.toCollection(HashSet::new));
-            return commitsRead.size() == 1 ? commitsRead.iterator().next() : asOf.latestCommit();
-        }
-
-        private StatementResult showTables() {
-            List<List<Object>> rows = new ArrayList<>();
-            for (TableDef t : catalog.all()) {
-                if (!access.visible(principal, t)) {
-                    continue;
-                }
-                rows.add(List.of(t.name(), t.mode().name(), String.valueOf(t.createdCommit())));
-            }
-            return new StatementResult.Rows("SHOW TABLES", List.of(new Column("name", "TEXT"),
-                    new Column("mode", "TEXT"), new Column("created_commit", "BIGINT")), rows, null);
-        }
-
-        /** One row per column (kind COLUMN), then one per index (kind INDEX), then one per CHECK (kind CHECK). */
-        private StatementResult describe(TableDef table) {
-            List<List<Object>> rows = new ArrayList<>();
-            for (ColumnDef c : table.columns()) {
-                String ordering = null;
-                if (table.isOrderingColumn(c)) {
-                    GroupDef g = table.group(c.groupId());
-                    ordering = g.validBy().contains(c.name()) ? "VALID BY" : "REVISION BY";
-                }
-                rows.add(java.util.Arrays.asList("COLUMN", c.name(), c.type().display(), !c.notNull(),
-                        c.defaultValue(), c.isKey() ? c.keyPosition() + 1 : null,
-                        c.isKey() || !table.mode().keyed() ? null : table.group(c.groupId()).name(), ordering, null,
-                        null, null));
-            }
-            if (table.systemVersioned() && !table.period().implicit()) {
-                for (String period : List.of(table.period().start(), table.period().end())) {
-                    rows.add(java.util.Arrays.asList("COLUMN", period, table.period().type().display(), false, null,
-                            null, null, period.equals(table.period().start()) ? "ROW START" : "ROW END", null, null,
-                            null));
-                }
-            }
-            for (var index : table.indexes()) {
-                String columns = String.join(", ", index.columns().stream()
-                        .map(p -> table.columnByPhysical(p).map(ColumnDef::name).orElse(p)).toList());
-                rows.add(java.util.Arrays.asList("INDEX", index.name(), null, null, null, null, null, null, columns,
-                        index.scope().name(), null));
-            }
-            for (var check : table.checks()) {
-                rows.add(java.util.Arrays.asList("CHECK", check.name(), null, null, null, null, null, null, null, null,
-                        check.expression()));
-            }
-            return new StatementResult.Rows("DESCRIBE", List.of(new Column("kind", "TEXT"), new Column("name", "TEXT"),
-                    new Column("type", "TEXT"), new Column("nullable", "BOOLEAN"), new Column("default", "TEXT"),
-                    new Column("key_position", "INTEGER"), new Column("attribute_group", "TEXT"),
-                    new Column("ordering", "TEXT"), new Column("index_columns", "TEXT"),
-                    new Column("index_scope", "TEXT"), new Column("check_expression", "TEXT")), rows, null);
-        }
-
-        // ---- writes ----------------------------------------------------------------------------
-
-        private StatementResult insertRows(Statement.InsertRows statement) {
-            String kind = statement.upsert() ? "UPSERT" : "INSERT";
-            TableDef table = table(statement.table());
-            if (table.mode() == TableMode.SYSTEM) {
-                return system.insert(statement, table, this, commitTime, this::queried);
-            }
-            if (table.mode() == TableMode.APPEND && (statement.upsert() || statement.group() != null)) {
-                throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, (statement.upsert() ? "UPSERT"
-                        : "ATTRIBUTE GROUP") + " needs a keyed table; " + table.name()
-                        + " is an APPEND table: use INSERT", statement.pos());
-            }
-            // VALUES go to column arrays directly (the ingest path); a query's rows come back as text rows.
-            WriteAnalyzer.ValuesRows values = statement.query() == null
-                    ? WriteAnalyzer.valuesRows(statement, table, params) : null;
-            List<RowInput> rows = values == null ? queriedRows(statement, table) : null;
-            int count = values != null ? values.size() : rows.size();
-            if (count == 0) {
-                return StatementResult.Written.empty(kind, table.name());
-            }
-            Set<String> given = values != null ? values.given() : rows.get(0).values().keySet();
-            List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
-                    : WriteAnalyzer.touchedGroups(table, given, statement.group());
-            List<GroupBatch> batches = values != null
-                    ? WriteAnalyzer.batches(table, values, groups, position, statement.pos())
-                    : WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
-            if (!statement.upsert() && table.mode().keyed()) {
-                refuseLiveKeys(table, batches.get(0), statement.pos());
-            }
-            return checked(write(kind, table, count, batches), table, batches, statement.pos());
-        }
-
-        /** The table's CHECK constraints hold for the rows the write touched, as they are now. */
-        private StatementResult checked(StatementResult result, TableDef table, List<GroupBatch> batches, Pos pos) {
-            if (table.mode() == TableMode.APPEND) {
-                Checks.verify(sql, table, checks -> io.verso.compile.CheckCompiler.written(table, checks, commit), pos);
-            } else {
-                String[][] keys = new String[table.keyColumns().size()][];
-                System.arraycopy(batches.get(0).values(), 0, keys, 0, keys.length);
-                Checks.verify(sql, table, checks -> io.verso.compile.CheckCompiler.keyed(table, checks, keys), pos);
-            }
-            return result;
-        }
-
-        /**
-         * The rows of INSERT/UPSERT ... query: the query runs in this request's transaction (so at this
-         * commit's snapshot, AS OF any commit), each value cast to its column's type as an INSERT would,
-         * in the query's order, else ordered by the target's key so the write is deterministic.
-         */
-        private List<RowInput> queriedRows(Statement.InsertRows statement, TableDef table) {
-            List<Ident> named = WriteAnalyzer.namedColumns(statement, table);
-            BoundSelect bound = ReadAnalyzer.query(statement.query(), this, asOf, params.size());
-            if (bound.columns().size() != named.size()) {
-                throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "the query returns " + bound.columns().size()
-                        + " columns for " + named.size() + " columns of " + table.name(), statement.query().pos());
-            }
-            List<ColumnDef> columns = named.stream().map(n -> table.column(n.name()).orElseThrow()).toList();
-            CompiledSql queried = WriteCompiler.queriedRows(bound, table, columns, statement.query().orderBy().isEmpty(),
-                    params);
-            List<RowInput> rows = new ArrayList<>();
-            int r = 0;
-            for (String[] texts : sql.texts(queried)) {
-                Map<String, Object> values = new LinkedHashMap<>();
-                for (int i = 0; i < named.size(); i++) {
-                    values.put(named.get(i).name(), texts[i]);
-                }
-                rows.add(new RowInput(values, Map.of(), "row " + (++r) + " of the query"));
-            }
-            return rows;
-        }
-
-        private void refuseLiveKeys(TableDef table, GroupBatch batch, Pos pos) {
-            List<ColumnDef> keys = table.keyColumns();
-            String[][] keyValues = new String[keys.size()][];
-            System.arraycopy(batch.values(), 0, keyValues, 0, keys.size());
-            List<String[]> live = sql.texts(WriteCompiler.liveKeys(table, keys, keyValues));
-            if (!live.isEmpty()) {
-                throw VersoException.at(ErrorCode.KEY_EXISTS, "INSERT refuses key " + describeKey(keys, live.get(0))
-                        + ": it has a current row in " + table.name() + " (use UPSERT to write a new version)", pos);
-            }
-        }
-
-        private StatementResult write(String kind, TableDef table, int rows, List<GroupBatch> batches) {
-            long versions = 0;
-            long current = 0;
-            boolean[] rowCurrent = new boolean[rows];
-            int first = position;
-            for (GroupBatch batch : batches) {
-                if (table.mode() == TableMode.APPEND) {
-                    versions += sql.update(WriteCompiler.append(table, batch.columns(), batch.values(),
-                            batch.positions(), commit));
-                    current = versions;
-                    java.util.Arrays.fill(rowCurrent, true);
-                } else {
-                    Object[] outcome = sql.query(WriteCompiler.groupWrite(batch, commit), rs -> {
-                        rs.next();
-                        java.sql.Array won = rs.getArray(2);
-                        return new Object[] {rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray()};
-                    });
-                    versions += (Long) outcome[0];
-                    Integer[] won = (Integer[]) outcome[1];
-                    current += won.length;
-                    for (Integer p : won) {
-                        rowCurrent[p - first] = true;
-                    }
-                }
-            }
-            position += rows;
-            touch(table.name(), versions);
-            List<String[]> keys = new ArrayList<>(rows);
-            GroupBatch sample = batches.get(0);
-            int keyCount = table.keyColumns().size();
-            for (int r = 0; r < rows; r++) {
-                String[] key = new String[keyCount];
-                for (int k = 0; k < keyCount; k++) {
-                    key[k] = sample.values()[k][r];
-                }
-                keys.add(key);
-            }
-            return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current,
-                    keys, rowCurrent);
-        }
-
-        private StatementResult update(Statement.Update statement) {
-            if (table(statement.table()).mode() == TableMode.SYSTEM) {
-                return system.update(statement, table(statement.table()), this, commitTime);
-            }
-            TableDef table = keyedTable(statement.table(), "UPDATE");
-            BoundChange.Update update = WriteAnalyzer.update(statement, table, params.size());
-            List<ColumnDef> columns = update.columns();
-            List<RowInput> rows = new ArrayList<>();
-            for (String[] texts : sql.texts(WriteCompiler.updatedRows(update, params))) {
-                Map<String, Object> values = new LinkedHashMap<>();
-                for (int i = 0; i < columns.size(); i++) {
-                    values.put(columns.get(i).name(), texts[i]);
-                }
-                rows.add(new RowInput(values, Map.of(), "the row of key " + describeKey(table.keyColumns(), texts)));
-            }
-            if (rows.isEmpty()) {
-                return StatementResult.Written.empty("UPDATE", table.name());
-            }
-            List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, update.groups(), false, position,
-                    statement.pos());
-            return checked(write("UPDATE", table, rows.size(), batches), table, batches, statement.pos());
-        }
-
-        private StatementResult delete(Statement.Delete statement) {
-            if (table(statement.table()).mode() == TableMode.SYSTEM) {
-                return system.delete(statement, table(statement.table()), this, commitTime);
-            }
-            TableDef table = keyedTable(statement.table(), "DELETE");
-            BoundChange.Delete delete = WriteAnalyzer.delete(statement, table, params);
-            List<Map<String, Object>> keys = delete.keys();
-            if (keys == null) {
-                List<ColumnDef> keyColumns = table.keyColumns();
-                keys = new ArrayList<>();
-                for (String[] texts : sql.texts(WriteCompiler.deletedKeys(delete, params))) {
-                    Map<String, Object> key = new LinkedHashMap<>();
-                    for (int i = 0; i < keyColumns.size(); i++) {
-                        key.put(keyColumns.get(i).name(), texts[i]);
-                    }
-                    keys.add(key);
-                }
-            }
-            List<RowInput> rows = WriteAnalyzer.tombstones(delete, keys);
-            if (rows.isEmpty()) {
-                return StatementResult.Written.empty("DELETE", table.name());
-            }
-            return write("DELETE", table, rows.size(),
-                    WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, statement.pos()));
-        }
-
-        private TableDef keyedTable(Ident name, String statement) {
-            TableDef table = table(name);
-            if (table.mode() == TableMode.APPEND) {
-                throw VersoException.at(ErrorCode.UNSUPPORTED_FOR_MODE, statement + " needs a keyed table; "
-                        + table.name() + " is an APPEND table, which keeps every row as written", name.pos());
-            }
-            return table;
+            return commitOrNone(commitsRead.size() == 1 ? commitsRead.iterator().next() : asOf.latestCommit());
         }
 
         // ---- DDL -------------------------------------------------------------------------------
-
-        private StatementResult createTable(Statement.CreateTable create) {
-            access.requireGlobalAdmin(principal, "CREATE TABLE", create.pos());
-            if (catalog.find(create.name().name()).isPresent()) {
-                if (create.ifNotExists()) {
-                    return new StatementResult.Changed("CREATE TABLE", create.name().name(), false, null);
-                }
-                throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + create.name() + "' already exists",
-                        create.name().pos());
-            }
-            if (views.find(create.name().name()).isPresent()) {
-                throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + create.name() + "' already exists",
-                        create.name().pos());
-            }
-            if (create.systemVersioning() != null) {
-                StatementResult created = system.create(create, commit);
-                catalogChanged();
-                touch(create.name().name(), 0);
-                return created;
-            }
-            TableDef defined = DdlAnalyzer.createTable(create, commit);
-            TableDef table = catalog.create(defined.withChecks(io.verso.analyze.CheckConstraints.define(create,
-                    defined)));
-            DdlCompiler.createTable(table).forEach(sql::update);
-            Checks.validate(sql, table);
-            catalogChanged();
-            touch(table.name(), 0);
-            // UNIQUE columns and column sets: unique indexes over current rows, named as PostgreSQL would.
-            for (List<Ident> unique : create.unique()) {
-                String name = table.name() + "_" + String.join("_", unique.stream().map(Ident::name).toList()) + "_key";
-                if (name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > 63) {
-                    name = name.substring(0, 40) + "_" + Integer.toHexString(name.hashCode()) + "_key";
-                }
-                lifecycle.execute(new Statement.CreateIndex(new Ident(name, create.pos()), false, create.name(),
-                        unique, IndexScope.CURRENT, true, unique.stream().map(u -> false).toList(),
-                        create.pos()), this);
-            }
-            return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
-        }
 
         /**
          * A derived table is a new table, so creating one needs what CREATE TABLE needs (ADMIN on ALL TABLES,
@@ -1025,108 +856,17 @@ public class StatementEngine {
             }
             return new StatementResult.Changed("CREATE DERIVED TABLE", def.name(), true, null);
         }
-
-        private StatementResult createView(Statement.CreateView create) {
-            String name = create.name().name();
-            if (catalog.find(name).isPresent() || views.find(name).isPresent()) {
-                if (create.ifNotExists()) {
-                    return new StatementResult.Changed("CREATE VIEW", name, false, null);
-                }
-                throw VersoException.at(ErrorCode.VIEW_EXISTS, "a table or view named '" + name + "' already exists",
-                        create.name().pos());
-            }
-            if (SqlParser.parse(create.text()).parameterCount() > 0) {
-                throw VersoException.at(ErrorCode.INVALID_DEFINITION, "a view's query cannot hold ? parameters",
-                        create.query().pos());
-            }
-            // Analysed now so a view that cannot be read is refused; read again at every use.
-            List<String> columns = ReadAnalyzer.query(create.query(), this, asOf, 0).columns();
-            if (create.columns().size() > columns.size()) {
-                throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, "view " + name + " names "
-                        + create.columns().size() + " columns but its query returns " + columns.size(), create.pos());
-            }
-            List<String> names = new ArrayList<>(create.columns().isEmpty() ? List.of()
-                    : create.columns().stream().map(Ident::name).toList());
-            if (!names.isEmpty()) {
-                names.addAll(columns.subList(names.size(), columns.size()));
-            }
-            if (new HashSet<>(names.isEmpty() ? columns : names).size() != columns.size()) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "view " + name + " would have two columns of the "
-                        + "same name: give them aliases", create.query().pos());
-            }
-            views.create(new ViewDef(name, names, create.text()), commit);
-            touch(name, 0);
-            return new StatementResult.Changed("CREATE VIEW", name, true, null);
-        }
-
-        private StatementResult dropView(Statement.DropView drop) {
-            String name = drop.name().name();
-            if (!views.delete(name)) {
-                if (drop.ifExists()) {
-                    return new StatementResult.Changed("DROP VIEW", name, false, null);
-                }
-                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown view '" + name + "'", drop.name().pos());
-            }
-            touch(name, 0);
-            return new StatementResult.Changed("DROP VIEW", name, true, null);
-        }
-
-        private StatementResult dropTable(Statement.DropTable drop) {
-            var found = catalog.find(drop.name().name()).filter(t -> access.visible(principal, t));
-            if (found.isEmpty()) {
-                if (drop.ifExists()) {
-                    return new StatementResult.Changed("DROP TABLE", drop.name().name(), false, null);
-                }
-                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + drop.name() + "'",
-                        drop.name().pos());
-            }
-            authorize(found.get(), drop.name());
-            sql.update(DdlCompiler.dropTable(found.get()));
-            catalog.delete(found.get());
-            catalogChanged();
-            touch(found.get().name(), 0);
-            return new StatementResult.Changed("DROP TABLE", found.get().name(), true, null);
-        }
     }
 
-    /**
-     * A writer's step that waits for other writers (begin_commit's commit and table locks, the end of every
-     * writer of a lower sequence before it commits), bounded by the statement timeout like any statement:
-     * cancelled by it, the request is told what it waited for rather than that it ran too long. Its
-     * transaction is rolled back on the way out.
-     */
-    private static <T> T waitingForWriters(java.util.function.Supplier<T> step) {
-        try {
-            return step.get();
-        } catch (DataAccessException e) {
-            if (PgErrors.timedOut(e)) {
-                throw VersoException.user(ErrorCode.STATEMENT_TIMEOUT, "the write waited longer than the statement "
-                        + "timeout (verso.statement-timeout) for other writers to finish (a writer of the same table, "
-                        + "a request that writes alone such as DDL or UPDATE ... WHERE, or an earlier commit); "
-                        + "nothing was written: retry it");
-            }
-            throw e;
-        }
+    /** Whether a statement's result reports a change: a write (even of no rows), or DDL that did something. */
+    private static boolean changes(StatementResult result) {
+        return result instanceof StatementResult.Written
+                || result instanceof StatementResult.Changed changed && changed.changed();
     }
 
-    /**
-     * The tables the request writes when every statement names its one table up front (INSERT/UPSERT
-     * VALUES, DELETE by keys): such a writer locks just those tables and shares the commit lock with
-     * writers of other tables. Null for anything else (a query, UPDATE/DELETE WHERE, DDL, ERASE, ...),
-     * which may read or change any table and so holds the commit lock alone.
-     */
-    private static List<String> namedTables(List<Statement> statements) {
-        List<String> named = new ArrayList<>();
-        for (Statement statement : statements) {
-            if (statement instanceof Statement.InsertRows i && i.query() == null) {
-                named.add(i.table().name());
-            } else if (statement instanceof Statement.DeleteKeys d) {
-                named.add(d.table().name());
-            } else {
-                return null;
-            }
-        }
-        return named;
+    /** A commit sequence, or none for the state before the first commit (which AS OF COMMIT refuses). */
+    private static Long commitOrNone(long commit) {
+        return commit > 0 ? commit : null;
     }
 
     /** A read that {@code runOnce} cannot bind without a lookup of its own: it runs the ordinary way. */
@@ -1144,13 +884,5 @@ public class StatementEngine {
      */
     private static boolean atFixedCommit(BoundRelation relation) {
         return relation.kind() != RelationKind.CURRENT && relation.asOf() != null;
-    }
-
-    static String describeKey(List<ColumnDef> keys, String[] values) {
-        List<String> parts = new ArrayList<>();
-        for (int i = 0; i < keys.size(); i++) {
-            parts.add(keys.get(i).name() + "=" + values[i]);
-        }
-        return "(" + String.join(", ", parts) + ")";
     }
 }

@@ -48,8 +48,9 @@ final class SystemVersioning {
     }
 
     /** INSERT of listed rows, or of the rows of a query given as text ({@code queried} non-null). */
-    StatementResult insert(Statement.InsertRows insert, TableDef table, RequestContext request, Instant commitTime,
+    StatementResult insert(Statement.InsertRows given, TableDef table, RequestContext request, Instant commitTime,
                            Function<Statement.InsertRows, List<RowInput>> queried) {
+        Statement.InsertRows insert = SystemTables.withoutPeriodNulls(given, table);
         SystemTables.checkInsert(insert, table);
         List<Ident> named = WriteAnalyzer.namedColumns(insert, table);
         List<RowInput> rows = insert.query() == null ? WriteAnalyzer.rows(insert, table, request.params())
@@ -59,6 +60,15 @@ final class SystemVersioning {
         }
         List<ColumnDef> columns = table.columns();
         List<String[]> texts = SystemTables.insertRows(insert, table, named, rows);
+        List<ColumnDef> keys = table.keyColumns();
+        String[][] keyValues = new String[keys.size()][texts.size()];
+        for (int k = 0; k < keys.size(); k++) {
+            int column = columns.indexOf(keys.get(k));
+            for (int r = 0; r < texts.size(); r++) {
+                keyValues[k][r] = texts.get(r)[column];
+            }
+        }
+        InsertKeys.refuse(sql, table, keyValues, insert.pos());
         // Batches bounded by PostgreSQL's 65535 bind parameters.
         int perStatement = Math.max(1, 30_000 / (columns.size() + 2));
         for (int from = 0; from < texts.size(); from += perStatement) {
@@ -67,15 +77,38 @@ final class SystemVersioning {
         }
         Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), insert.pos());
         request.touch(table.name(), rows.size());
+        // Every inserted row is a current version (a system-versioned table orders by commit only); the
+        // surfaces report each row's key and outcome by position, as for any write.
+        boolean[] current = new boolean[texts.size()];
+        java.util.Arrays.fill(current, true);
         return new StatementResult.Written("INSERT", table.name(), rows.size(), rows.size(), rows.size(), 0,
-                List.of(), new boolean[0]);
+                keys(table, texts), current);
+    }
+
+    /** Each row's key column texts, in key order, from its texts in column order. */
+    private static List<String[]> keys(TableDef table, List<String[]> texts) {
+        int[] at = table.keyColumns().stream().mapToInt(key -> table.columns().indexOf(key)).toArray();
+        List<String[]> keys = new java.util.ArrayList<>(texts.size());
+        for (String[] row : texts) {
+            String[] key = new String[at.length];
+            for (int k = 0; k < at.length; k++) {
+                key[k] = row[at[k]];
+            }
+            keys.add(key);
+        }
+        return keys;
     }
 
     StatementResult update(Statement.Update update, TableDef table, RequestContext request, Instant commitTime) {
         Map<String, Expr> assigned = SystemTables.assignments(update, table);
-        ExprCompiler exprs = scope(table, request, update.where(), assigned.values());
-        long rows = sql.counts(SystemCompiler.update(table, table.name(), assigned, update.where(), exprs,
-                request.commit(), commitTime))[0];
+        if (assigned.isEmpty()) {
+            // Only period columns set to NULL, which MariaDB ignores: no row changes, so no version is written.
+            return StatementResult.Written.empty("UPDATE", table.name());
+        }
+        ExprCompiler exprs = MatchedRows.expressions(update.table(), request, update.where(),
+                List.copyOf(assigned.values()), "UPDATE ... SET");
+        long rows = MatchedRows.refusingNull(table, update, () -> sql.counts(SystemCompiler.update(table, table.name(),
+                assigned, update.where(), exprs, request.commit(), commitTime))[0]);
         Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), update.pos());
         request.touch(table.name(), rows);
         return new StatementResult.Written("UPDATE", table.name(), rows, rows, rows, 0, List.of(), new boolean[0]);
@@ -83,18 +116,13 @@ final class SystemVersioning {
 
     StatementResult delete(Statement.Delete delete, TableDef table, RequestContext request, Instant commitTime) {
         SystemTables.checkDelete(delete, table);
-        ExprCompiler exprs = scope(table, request, delete.where(), List.of());
+        ExprCompiler exprs = MatchedRows.expressions(delete.table(), request, delete.where(), List.of(), "DELETE");
         CompiledSql compiled = table.period() == null
                 ? SystemCompiler.deleteUnversioned(table, table.name(), delete.where(), exprs)
                 : SystemCompiler.delete(table, table.name(), delete.where(), exprs, request.commit(), commitTime);
         long rows = sql.counts(compiled)[0];
         request.touch(table.name(), rows);
         return new StatementResult.Written("DELETE", table.name(), rows, rows, 0, 0, List.of(), new boolean[0]);
-    }
-
-    /** The WHERE and assigned values see the table's current rows by the table's name, period columns too. */
-    private static ExprCompiler scope(TableDef table, RequestContext request, Expr where, Iterable<Expr> values) {
-        return new ExprCompiler(SystemTables.refs(table, where, values, request.params().size()), request.params());
     }
 
     /** DELETE HISTORY FROM t [BEFORE SYSTEM_TIME t]: the count of versions removed. */
@@ -111,6 +139,11 @@ final class SystemVersioning {
                     + "BEFORE SYSTEM_TIME t, not BEFORE COMMIT", delete.before().pos());
         }
         long count = sql.update(SystemCompiler.deleteHistory(table, before));
+        if (count > 0) {
+            // As an erasure: answers AS OF earlier times change, and a new catalog version says so to replicas'
+            // readers and to every instance's cache of pinned answers (api.rest).
+            catalog.historyRewritten();
+        }
         request.catalogChanged();
         request.touch(table.name(), count);
         return new StatementResult.Changed("DELETE HISTORY", table.name(), true, count);

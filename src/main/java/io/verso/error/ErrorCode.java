@@ -13,6 +13,11 @@ public enum ErrorCode {
     TOO_MANY_STATEMENTS(400),
     PARAMETER_COUNT_MISMATCH(400),
     INVALID_PARAMETER(400),
+    /**
+     * The request ends inside a transaction its START TRANSACTION / BEGIN opened: nothing of the request is kept
+     * (MariaDB keeps nothing of a transaction its session never committed).
+     */
+    TRANSACTION_NOT_ENDED(400),
     /** A request whose media type the endpoint does not take (it takes application/json). */
     UNSUPPORTED_MEDIA_TYPE(415),
     /** An expression nested or chained deeper than the service evaluates. */
@@ -111,7 +116,12 @@ public enum ErrorCode {
      * verso.temp-file-limit (a sort of a cartesian join), or memory the server would not give.
      */
     RESOURCE_LIMIT(400),
-    /** A computed value (a || chain) would be larger than verso.max-concat-bytes. */
+    /** The recursive steps of WITH RECURSIVE made more rows than verso.max-recursive-rows. */
+    RECURSION_LIMIT(400),
+    /**
+     * A computed value would be larger than verso.max-concat-bytes (a || chain) or than PostgreSQL's
+     * 1 GB limit for one value (an aggregate such as array_agg over many rows).
+     */
     VALUE_TOO_LARGE(400),
     VIEW_EXISTS(409),
     /** A write breaks a UNIQUE constraint or unique index over current rows. */

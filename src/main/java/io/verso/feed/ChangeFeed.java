@@ -58,12 +58,7 @@ public class ChangeFeed {
         }
         // The resource layer's page-size rule and code; a feed page may be larger than a page of rows.
         ReadBuilder.limit(limit, DEFAULT_LIMIT, MAX_LIMIT, Pos.pointer("limit"));
-        Pos tablePos = Pos.pointer("table");
-        TableDef table = catalog.find(tableName).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
-                "unknown table '" + tableName + "'", tablePos));
-        // Before anything about the table is told (its horizon): one the caller may not read is unknown, or
-        // (when it holds another privilege on it) FORBIDDEN, exactly as the read below would say.
-        access.check(Caller.current(), table, Privilege.SELECT, tableName, tablePos);
+        TableDef table = authorize(tableName);
         if (after < table.horizon()) {
             throw VersoException.pointing(ErrorCode.FEED_BEFORE_HORIZON, "the changes of " + table.name()
                     + " after commit " + after + " are gone: its history before commit " + table.horizon()
@@ -99,6 +94,33 @@ public class ChangeFeed {
         }
         long next = more ? changes.get(changes.size() - 1).commit() : result.readCommit();
         return new Page(table.name(), result.readCommit(), changes, next, more);
+    }
+
+    /**
+     * The table, if the caller may read its changes: before anything about it is told (its horizon), one the
+     * caller may not read is unknown, or (when it holds another privilege on it) FORBIDDEN, exactly as a read
+     * would say. Open streams ask again before each delivery, so a dropped grant or role ends them.
+     */
+    public TableDef authorize(String tableName) {
+        TableDef table = table(tableName);
+        authorize(table, tableName);
+        return table;
+    }
+
+    /**
+     * The committed catalog's definition of the table, whoever asks, or UNKNOWN_TABLE; nothing of it is told
+     * until {@link #authorize(TableDef, String)} passed. Open streams look a table up once per round of checks
+     * and then check each of its callers, since a lookup reads several catalog tables and a grant check reads
+     * none (grants are cached).
+     */
+    public TableDef table(String tableName) {
+        return catalog.find(tableName).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
+                "unknown table '" + tableName + "'", Pos.pointer("table")));
+    }
+
+    /** Throws as {@link #authorize(String)} does, naming the table as {@code asked}, unless the caller may read it. */
+    public void authorize(TableDef table, String asked) {
+        access.check(Caller.current(), table, Privilege.SELECT, asked, Pos.pointer("table"));
     }
 
     /** {@code SELECT * FROM changes(t) WHERE _commit op commit ORDER BY order [LIMIT limit]}. */

@@ -37,6 +37,23 @@ public class CommitSignal implements DisposableBean {
         this.commits = commits;
     }
 
+    /**
+     * The tables written by the commits after {@code after} up to {@code upTo}, from the commit log: a table not
+     * among them has no change in that range. Empty when a commit of the range may have changed what a name
+     * stands for (one that touched a table without writing rows: CREATE, ALTER, RENAME, DROP ...), so that the
+     * caller reads every table rather than trust names.
+     */
+    public java.util.Optional<java.util.Set<String>> tablesWritten(long after, long upTo) {
+        java.util.Set<String> tables = new java.util.HashSet<>();
+        boolean[] definitions = new boolean[1];
+        new org.springframework.jdbc.core.JdbcTemplate(dataSource).query("SELECT table_name, row_count FROM "
+                + "verso.commit_tables WHERE commit_seq > ? AND commit_seq <= ?", rs -> {
+                    tables.add(rs.getString(1));
+                    definitions[0] |= rs.getLong(2) == 0;
+                }, after, upTo);
+        return definitions[0] ? java.util.Optional.empty() : java.util.Optional.of(tables);
+    }
+
     /** The latest visible commit, read from the commit log. */
     public long latest() {
         return commits.latest();
@@ -65,6 +82,27 @@ public class CommitSignal implements DisposableBean {
         }
     }
 
+    /**
+     * Told of what the listener hears, on its thread: {@link #listening} once it listens (commits before may
+     * have gone unheard), {@link #signalled} for the latest commit of each batch of notifications, and
+     * {@link #deaf} when it stopped listening (until the next {@link #listening}, commits go unheard).
+     */
+    public interface Subscriber {
+        void listening();
+
+        void signalled(long commit);
+
+        void deaf();
+    }
+
+    private final java.util.List<Subscriber> subscribers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Adds {@code subscriber} and starts listening, if no stream started it already. */
+    public void subscribe(Subscriber subscriber) {
+        subscribers.add(subscriber);
+        startListening();
+    }
+
     private synchronized void startListening() {
         if (listener == null && !stopped) {
             listener = new Thread(this::listen, "verso-commit-listener");
@@ -81,6 +119,7 @@ public class CommitSignal implements DisposableBean {
                 }
                 connection.setAutoCommit(true);
                 PGConnection pg = connection.unwrap(PGConnection.class);
+                subscribers.forEach(Subscriber::listening);
                 while (!stopped) {
                     PGNotification[] notifications = pg.getNotifications(1000);
                     if (notifications == null || notifications.length == 0) {
@@ -98,8 +137,11 @@ public class CommitSignal implements DisposableBean {
                         latestSignalled = Math.max(latestSignalled, max);
                         monitor.notifyAll();
                     }
+                    long signalled = max;
+                    subscribers.forEach(subscriber -> subscriber.signalled(signalled));
                 }
             } catch (Exception e) {
+                subscribers.forEach(Subscriber::deaf);
                 if (!stopped) {
                     log.warn("Listening for commits failed ({}); streams poll the commit log until it is back",
                             e.toString());

@@ -11,8 +11,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The "migrations" health component: the schema version applied to the database, migrations this
- * service has that are not applied yet, and ones applied by a newer Verso. Down only when a
- * migration failed; a newer schema is reported, not a failure, so the old replicas of a rolling
+ * service has that are not applied yet, and ones applied by a newer Verso. Down when a migration
+ * failed or the database cannot be asked; a newer schema is reported, not a failure, so the old replicas of a rolling
  * upgrade keep serving while the new ones have migrated (the startup check refuses it on start).
  */
 @Component
@@ -26,7 +26,15 @@ class MigrationsHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        MigrationInfoService info = flyway.info();
+        MigrationInfoService info;
+        try {
+            info = flyway.info();
+        } catch (RuntimeException e) {
+            // The database cannot be asked (it is away, or the pool has no connection for it): that is
+            // DOWN, answered 503 like the datasource component, never an exception out of the probe.
+            return Health.down().withDetail("schema", String.join(",", flyway.getConfiguration().getSchemas()))
+                    .withDetail("error", "the database cannot be reached").build();
+        }
         MigrationInfo current = info.current();
         MigrationInfo[] applied = info.applied();
         boolean failed = Arrays.stream(applied).anyMatch(m -> m.getState().isFailed());

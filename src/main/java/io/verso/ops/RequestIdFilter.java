@@ -21,7 +21,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * a fresh UUID. The id is echoed in the {@code X-Request-Id} response header, put in the logging MDC
  * as {@code requestId} (so every log line of the request carries it, in text and JSON logs alike)
  * and added to every problem response. Runs before every other filter, so even a 413 from the
- * size filter carries it.
+ * size filter carries it, and again on the container's error dispatch.
  * <p>
  * A fresh id is a random (version 4) UUID drawn from {@link ThreadLocalRandom}, not
  * {@link UUID#randomUUID()}: that one draws from one SecureRandom shared by every request thread, a
@@ -47,8 +47,11 @@ public class RequestIdFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        // The error dispatch of a response refused with sendError keeps the id the request was given.
+        String given = response.getHeader(HEADER);
         String incoming = request.getHeader(HEADER);
-        String id = incoming != null && ACCEPTED.matcher(incoming).matches() ? incoming : freshId();
+        String id = given != null ? given : incoming != null && ACCEPTED.matcher(incoming).matches() ? incoming
+                : freshId();
         response.setHeader(HEADER, id);
         MDC.put(MDC_KEY, id);
         long started = System.nanoTime();
@@ -61,6 +64,12 @@ public class RequestIdFilter extends OncePerRequestFilter {
             }
             MDC.remove(MDC_KEY);
         }
+    }
+
+    /** Also the container's error dispatch (a sendError's problem, ContainerErrors): its problem carries the id. */
+    @Override
+    protected boolean shouldNotFilterErrorDispatch() {
+        return false;
     }
 
     /** A random version 4 UUID (RFC 9562), as {@link UUID#randomUUID()} gives, without its shared lock. */

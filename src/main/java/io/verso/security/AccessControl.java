@@ -14,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Roles and their grants (spec: Access control), kept in {@code verso.roles} and {@code verso.grants},
@@ -29,7 +31,12 @@ public class AccessControl {
 
     private final JdbcTemplate jdbc;
     private final Map<Set<String>, Cached> cache = new ConcurrentHashMap<>();
-    private final AtomicLong generation = new AtomicLong();
+    /**
+     * The catalog version of the latest grant change this instance committed. Grants read from a snapshot
+     * older than that (a replica that has not replayed it yet, or a read that began before it committed)
+     * are used once and never cached, so the next request always sees a change made here.
+     */
+    private final AtomicLong committedVersion = new AtomicLong();
 
     AccessControl(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
@@ -50,7 +57,12 @@ public class AccessControl {
         }
     }
 
-    private record Cached(Grants grants, long generation, long loadedAt) {
+    private record Cached(Grants grants, long version, long loadedAt) {
+    }
+
+    /** The catalog version of the latest grant change of the transaction bound to this thread. */
+    private static final class Change {
+        long version;
     }
 
     private static final Grants ALL = new Grants(EnumSet.allOf(Privilege.class), Map.of());
@@ -64,23 +76,33 @@ public class AccessControl {
         }
         long now = System.nanoTime();
         Cached cached = cache.get(principal.roles());
-        if (cached != null && cached.generation == generation.get() && now - cached.loadedAt < CACHE_NANOS) {
+        if (cached != null && cached.version >= committedVersion.get() && now - cached.loadedAt < CACHE_NANOS) {
             return cached.grants;
         }
-        long gen = generation.get();
         EnumSet<Privilege> all = EnumSet.noneOf(Privilege.class);
         Map<Long, EnumSet<Privilege>> tables = new HashMap<>();
-        jdbc.query("SELECT table_id, privilege FROM verso.grants WHERE role = ANY (?)", rs -> {
-            Privilege privilege = Privilege.valueOf(rs.getString(2));
-            long tableId = rs.getLong(1);
+        long[] version = new long[1];
+        // The grants with the catalog version of the snapshot they come from, in one query.
+        jdbc.query("SELECT v.version, g.table_id, g.privilege FROM verso.catalog_version v "
+                + "LEFT JOIN verso.grants g ON g.role = ANY (?)", rs -> {
+            version[0] = rs.getLong(1);
+            String privilege = rs.getString(3);
+            if (privilege == null) {
+                return;
+            }
+            long tableId = rs.getLong(2);
             if (rs.wasNull()) {
-                all.add(privilege);
+                all.add(Privilege.valueOf(privilege));
             } else {
-                tables.computeIfAbsent(tableId, id -> EnumSet.noneOf(Privilege.class)).add(privilege);
+                tables.computeIfAbsent(tableId, id -> EnumSet.noneOf(Privilege.class)).add(Privilege.valueOf(privilege));
             }
         }, (Object) principal.roles().toArray(String[]::new));
         Grants grants = new Grants(all, Map.copyOf(tables));
-        cache.put(principal.roles(), new Cached(grants, gen, now));
+        // Not kept: grants older than a change committed here, or read by a transaction that changes grants
+        // (they may never commit).
+        if (version[0] >= committedVersion.get() && !TransactionSynchronizationManager.hasResource(this)) {
+            cache.put(principal.roles(), new Cached(grants, version[0], now));
+        }
         return grants;
     }
 
@@ -101,6 +123,11 @@ public class AccessControl {
         }
         throw VersoException.at(ErrorCode.FORBIDDEN, "permission " + needed + " on table " + table.name()
                 + " is missing" + who(principal), pos);
+    }
+
+    /** Whether the caller holds {@code privilege} on the table. */
+    public boolean holds(VersoPrincipal principal, TableDef table, Privilege privilege) {
+        return principal.admin() || grants(principal).has(table.id(), privilege);
     }
 
     /** Whether the caller may know the table exists (it holds some privilege on it). */
@@ -180,11 +207,34 @@ public class AccessControl {
 
     /**
      * Within the request's transaction: the catalog version moves too, so schemas built per caller
-     * (GraphQL) are rebuilt with the new grants.
+     * (GraphQL) are rebuilt with the new grants. Grants cached until then are dropped now, and again
+     * when the transaction ends, since a request may have read and cached the old grants meanwhile;
+     * once it committed, grants read from an older snapshot are no longer cached ({@link #committedVersion}).
      */
     private void changed() {
-        jdbc.update("UPDATE verso.catalog_version SET version = version + 1");
-        generation.incrementAndGet();
+        long version = jdbc.queryForObject("UPDATE verso.catalog_version SET version = version + 1 RETURNING version",
+                Long.class);
         cache.clear();
+        if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+            committedVersion.accumulateAndGet(version, Math::max); // autocommit: committed already
+            return;
+        }
+        Change change = (Change) TransactionSynchronizationManager.getResource(this);
+        if (change == null) {
+            Change registered = new Change();
+            change = registered;
+            TransactionSynchronizationManager.bindResource(this, registered);
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCompletion(int status) {
+                    TransactionSynchronizationManager.unbindResourceIfPossible(AccessControl.this);
+                    if (status == STATUS_COMMITTED) {
+                        committedVersion.accumulateAndGet(registered.version, Math::max);
+                    }
+                    cache.clear();
+                }
+            });
+        }
+        change.version = version;
     }
 }

@@ -30,8 +30,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * reserve and one-key reads keep answering; a request that finds its class full for its wait gets
  * {@code 503 OVERLOADED} with Retry-After. A caller over its rate limit (off by default) gets
  * {@code 429 RATE_LIMITED}. Rejections are counted by limit ({@code verso.admission.rejections}); places in
- * use are gauged ({@code verso.admission.in.use}). Health probes, the console's files and change streams
- * (long-lived) are not admitted here.
+ * use are gauged ({@code verso.admission.in.use}). Health probes and the console's files are not admitted
+ * here; a change stream is admitted like any change page, and holds its place only until its first page is read.
  * <p>
  * A {@code /v1/sql} body up to {@code verso.admission.light-sql-bytes} is classed by what its statements do,
  * not by its path: it enters without a place, and the controller takes a light or heavy one once the
@@ -90,13 +90,10 @@ class AdmissionFilter extends OncePerRequestFilter {
         if (!properties.enabled() || "OPTIONS".equals(request.getMethod())) {
             return true;
         }
-        if (!(path.startsWith("/v1/") || path.equals("/graphql"))) {
-            return true; // health, metrics, the console's files, GraphiQL
-        }
-        String accept = request.getHeader("Accept");
-        // Change streams and GraphQL subscriptions stay open: bounded by their own limits, not by places here.
-        return accept != null && accept.contains("text/event-stream")
-                || "websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
+        // Health, metrics, the console's files, GraphiQL and the GraphQL WebSocket handshake. Nothing a request
+        // says of itself (Accept, Upgrade) exempts it: a change stream takes a heavy place for its first page,
+        // given back once the response goes asynchronous, and is then bounded by FeedStreams' own limits.
+        return !(path.startsWith("/v1/") || path.equals("/graphql"));
     }
 
     /** A small {@code /v1/sql} request: its class is decided by its statements, once parsed ({@link Admission}). */
@@ -165,6 +162,37 @@ class AdmissionFilter extends OncePerRequestFilter {
         }
     }
 
+    /**
+     * Runs a request that arrived outside HTTP ({@code pgwire}) as a {@code /v1/sql} body of {@code bytes} is
+     * admitted: within its caller's rate limit (the principal's, else {@code address}'s), then large or heavy by
+     * its size, else classed by its statements once parsed ({@link Admission#admit}).
+     */
+    <T> T admitStatements(long bytes, String address, java.util.function.Supplier<T> work) {
+        if (!properties.enabled()) {
+            return work.get();
+        }
+        if (properties.rateLimit().requestsPerSecond() > 0) {
+            String caller = Caller.current().name() != null ? Caller.current().name() : address;
+            if (bucket(caller).take(properties.rateLimit()) > 0) {
+                rejection("rate").increment();
+                throw new VersoException.ServerError(ErrorCode.RATE_LIMITED, "more than "
+                        + properties.rateLimit().requestsPerSecond() + " requests per second from " + caller
+                        + " (verso.admission.rate-limit); retry shortly", null);
+            }
+        }
+        Deferred deferred = new Deferred();
+        Admission.set(deferred);
+        try {
+            if (bytes > properties.lightSqlBytes().toBytes()) {
+                deferred.take(bytes > properties.largeBodyBytes().toBytes() ? Kind.LARGE : Kind.HEAVY);
+            }
+            return work.get();
+        } finally {
+            Admission.set(null);
+            deferred.release();
+        }
+    }
+
     /** A place of the class, waiting for one if the class is full and the request may hold its thread meanwhile. */
     private boolean acquire(Kind kind) {
         Semaphore semaphore = places.get(kind);
@@ -200,10 +228,13 @@ class AdmissionFilter extends OncePerRequestFilter {
 
         @Override
         public void admit(boolean light) {
+            take(light ? Kind.LIGHT : Kind.HEAVY);
+        }
+
+        void take(Kind kind) {
             if (held != null) {
                 return;
             }
-            Kind kind = light ? Kind.LIGHT : Kind.HEAVY;
             if (!acquire(kind)) {
                 rejection(name(kind)).increment();
                 throw new VersoException.ServerError(ErrorCode.OVERLOADED, overloaded(kind), null);
@@ -248,10 +279,14 @@ class AdmissionFilter extends OncePerRequestFilter {
     }
 
     private Bucket bucket(HttpServletRequest request) {
+        return bucket(callerName(request));
+    }
+
+    private Bucket bucket(String caller) {
         if (buckets.size() > 100_000) {
             buckets.clear(); // a flood of distinct callers: start afresh rather than grow
         }
-        return buckets.computeIfAbsent(callerName(request), k -> new Bucket());
+        return buckets.computeIfAbsent(caller, k -> new Bucket());
     }
 
     /** A token bucket: {@code requestsPerSecond} tokens a second, at most {@code burst} saved. */

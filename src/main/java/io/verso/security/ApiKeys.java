@@ -30,6 +30,10 @@ import org.springframework.stereotype.Component;
 public class ApiKeys {
 
     static final String PREFIX = "vk_";
+    /** The principal of a key named n is {@code key:n}; names hold no colon, so no other name looks like one. */
+    static final String PRINCIPAL_PREFIX = "key:";
+    /** The principal of the configured admin key. */
+    static final String ADMIN_PRINCIPAL = "admin-api-key";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.@-]{1,100}");
     private static final Pattern ROLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}");
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -37,6 +41,7 @@ public class ApiKeys {
     private final JdbcTemplate jdbc;
     private final SecurityProperties properties;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    private final Map<String, Checked> active = new ConcurrentHashMap<>();
 
     ApiKeys(JdbcTemplate jdbc, SecurityProperties properties) {
         this.jdbc = jdbc;
@@ -44,6 +49,9 @@ public class ApiKeys {
     }
 
     private record Cached(Optional<VersoPrincipal> principal, long until) {
+    }
+
+    private record Checked(boolean active, long until) {
     }
 
     /** A created key: the secret is in this answer only. */
@@ -92,6 +100,7 @@ public class ApiKeys {
         int revoked = jdbc.update("UPDATE verso.api_keys SET revoked_at = now() WHERE id = ? AND revoked_at IS NULL",
                 number);
         cache.clear();
+        active.clear();
         return revoked == 1;
     }
 
@@ -107,7 +116,7 @@ public class ApiKeys {
         String adminKey = properties.adminApiKey();
         if (SecurityProperties.present(adminKey) && MessageDigest.isEqual(
                 key.getBytes(StandardCharsets.UTF_8), adminKey.getBytes(StandardCharsets.UTF_8))) {
-            return Optional.of(new VersoPrincipal("admin-api-key", Set.of(properties.adminRole()), true));
+            return Optional.of(new VersoPrincipal(ADMIN_PRINCIPAL, Set.of(properties.adminRole()), true));
         }
         if (!key.startsWith(PREFIX) || key.length() > 200) {
             return Optional.empty();
@@ -121,13 +130,33 @@ public class ApiKeys {
         Optional<VersoPrincipal> principal = jdbc.query("SELECT name, roles FROM verso.api_keys WHERE key_hash = ? "
                 + "AND revoked_at IS NULL", (rs, n) -> {
                     Set<String> roles = new HashSet<>(roles(rs.getArray(2)));
-                    return new VersoPrincipal("key:" + rs.getString(1), roles, roles.contains(properties.adminRole()));
+                    return new VersoPrincipal(PRINCIPAL_PREFIX + rs.getString(1), roles, roles.contains(properties.adminRole()));
                 }, hash).stream().findFirst();
         if (cache.size() > 10_000) {
             cache.clear();
         }
         cache.put(hash, new Cached(principal, now + properties.apiKeyCache().toNanos()));
         return principal;
+    }
+
+    /**
+     * Whether the key named {@code name} is still unrevoked: asked again and again for the streams and sockets it
+     * opened, so cached like a look-up (revocation here clears the cache at once; on other instances it is seen
+     * within {@code verso.security.api-key-cache}). Names are unique among revoked keys too, so a name is one key.
+     */
+    boolean active(String name) {
+        long now = System.nanoTime();
+        Checked checked = active.get(name);
+        if (checked != null && now - checked.until < 0) {
+            return checked.active;
+        }
+        boolean live = Boolean.TRUE.equals(jdbc.queryForObject("SELECT EXISTS (SELECT 1 FROM verso.api_keys "
+                + "WHERE name = ? AND revoked_at IS NULL)", Boolean.class, name));
+        if (active.size() > 10_000) {
+            active.clear();
+        }
+        active.put(name, new Checked(live, now + properties.apiKeyCache().toNanos()));
+        return live;
     }
 
     private static List<String> roles(Array array) throws java.sql.SQLException {

@@ -5,12 +5,15 @@ import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.security.web.firewall.RequestRejectedHandler;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
 
@@ -30,6 +33,30 @@ class ContainerErrors {
             }
         });
     }
+
+    /**
+     * Spring Security's firewall refuses a request it finds unsafe (a header value with a character it does
+     * not allow, a path with an encoded slash or "..") when a filter first reads the part: answered here,
+     * inside the request-id filter, naming the header and never echoing its value (it may be an API key).
+     */
+    @Bean
+    RequestRejectedHandler problemForRejectedRequests() {
+        return (request, response, rejected) -> {
+            String message = String.valueOf(rejected.getMessage());
+            Matcher header = REJECTED_HEADER.matcher(message);
+            Problems.write(response, ErrorCode.INVALID_REQUEST, header.find()
+                    ? "the request header '" + header.group(1).strip() + "' holds a character that is not allowed in "
+                    + "a header " + (message.contains("header name") ? "name" : "value")
+                    + " (a control character or an unassigned one): send it as printable ASCII"
+                    : message.contains("header") ? "a request header holds a character that is not allowed in a header"
+                    // The firewall's words on a path name the sequence it refused, never the caller's data.
+                    : message);
+        };
+    }
+
+    /** The header StrictHttpFirewall names: {@code header: "X-API-Key " has a value}, {@code header name "…"}. */
+    private static final Pattern REJECTED_HEADER =
+            Pattern.compile("header(?: name)?:? \"([!#$%&'*+.^_`|~0-9A-Za-z -]{1,64})\"");
 
     /** Replaces Boot's BasicErrorController: one problem per container error, never a 500 for /error itself. */
     @Controller
@@ -51,6 +78,12 @@ class ContainerErrors {
                 response.setStatus(404);
                 Problems.writeRaw(response, 404, "NOT_FOUND", status == null ? "there is no error to show here"
                         : "no resource at " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI));
+                return;
+            }
+            if (code == 405) {
+                String allow = response.getHeader("Allow");
+                Problems.writeRaw(response, 405, "METHOD_NOT_ALLOWED", Problems.notAllowed(request.getMethod(),
+                        String.valueOf(request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)), allow));
                 return;
             }
             Problems.writeRaw(response, code, errorCode.name(), code >= 500 ? "internal error"

@@ -63,6 +63,29 @@ public class Credentials {
         }
     }
 
+    /**
+     * Whether the credential {@code principal} authenticated with still holds: a token before its {@code exp},
+     * an API key not revoked. Asked by what stays open after authentication (change streams, WebSocket
+     * sessions), which end when it no longer does. Grants are not its business: every read checks them.
+     */
+    public boolean valid(VersoPrincipal principal) {
+        if (!on || principal == VersoPrincipal.SYSTEM) {
+            return true;
+        }
+        if (principal.expired(java.time.Instant.now())) {
+            return false;
+        }
+        String name = principal.name();
+        return name == null || !name.startsWith(ApiKeys.PRINCIPAL_PREFIX)
+                || keys.active(name.substring(ApiKeys.PRINCIPAL_PREFIX.length()));
+    }
+
+    /** Why {@link #valid} said no, for the message that ends a stream or a socket. */
+    public static String invalidReason(VersoPrincipal principal) {
+        return principal.expired(java.time.Instant.now()) ? "the bearer token of " + principal.name() + " expired"
+                : "the API key of " + principal.name() + " was revoked";
+    }
+
     /** A security context for {@code principal}, for work that runs outside the HTTP filters (WebSocket messages). */
     public static org.springframework.security.core.context.SecurityContext context(VersoPrincipal principal) {
         var context = org.springframework.security.core.context.SecurityContextHolder.createEmptyContext();

@@ -33,7 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
  * so the claim survives a restart), runs, and its response is stored; a retry with the same key and the
  * same method, path and body gets that response again (header {@code Idempotency-Replayed: true})
  * without running, so without a second commit. The same key with another request is 422; a retry while
- * the first is still running is 409. A failure on our side (5xx, or a GraphQL answer whose errors carry a
+ * the first is still running is 409, until the database session that claimed the key is gone: a service or
+ * PostgreSQL that died takes its sessions along, and the next retry takes the claim over and runs (the
+ * in-flight time remains the bound for a session PostgreSQL believes alive). A failure on our side (5xx, or a GraphQL answer whose errors carry a
  * 5xx status) that made no commit releases the key, so a retry runs. A request answered asynchronously
  * (GraphQL may complete on another thread) keeps its claim across the async dispatch and is stored when
  * its answer is complete, never as the empty answer of the first dispatch. Keys are kept
@@ -47,6 +49,12 @@ import tools.jackson.databind.json.JsonMapper;
 class IdempotencyFilter extends OncePerRequestFilter {
 
     static final String HEADER = "Idempotency-Key";
+    /**
+     * This database session as (pid, started): the owner of a claim it makes. pid and backend_start together
+     * name one session; pid alone is reused.
+     */
+    private static final String THIS_SESSION = "SELECT a.pid, a.backend_start AS started FROM "
+            + "pg_stat_get_activity(pg_backend_pid()) a";
     /** The claim of a request that went asynchronous, for the async dispatch that completes it. */
     private static final String PENDING = IdempotencyFilter.class.getName() + ".claim";
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -95,8 +103,10 @@ class IdempotencyFilter extends OncePerRequestFilter {
         VersoPrincipal caller = Caller.current();
         String principal = caller.name() == null ? "-" : caller.name();
         String hash = hash(request, body);
+        Idempotency.Claim claim;
         try {
-            if (!claim(principal, key, hash, request, response)) {
+            claim = claim(principal, key, hash, request, response);
+            if (claim == null) {
                 return;
             }
         } catch (DataAccessException e) {
@@ -104,8 +114,7 @@ class IdempotencyFilter extends OncePerRequestFilter {
             Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly");
             return;
         }
-        proceed(BodyRequest.with(request, body), new ContentCachingResponseWrapper(response),
-                new Idempotency.Claim(principal, key), chain);
+        proceed(BodyRequest.with(request, body), new ContentCachingResponseWrapper(response), claim, chain);
     }
 
     /**
@@ -151,13 +160,14 @@ class IdempotencyFilter extends OncePerRequestFilter {
         try {
             if (ran && recorded.getStatus() < 500 && !serverErrorIn(request, recorded)) {
                 jdbc.update("UPDATE verso.idempotency_keys SET status = ?, content_type = ?, body = ? "
-                                + "WHERE principal = ? AND key = ?", recorded.getStatus(), recorded.getContentType(),
-                        recorded.getContentAsByteArray(), claim.principal(), claim.key());
+                                + "WHERE principal = ? AND key = ?" + Idempotency.OWNED, recorded.getStatus(),
+                        recorded.getContentType(), recorded.getContentAsByteArray(), claim.principal(), claim.key(),
+                        claim.ownerPid(), claim.ownerStarted());
                 stored = true;
             }
         } finally {
             if (!stored) {
-                release(claim.principal(), claim.key());
+                release(claim);
             }
             recorded.copyBodyToResponse();
         }
@@ -187,24 +197,36 @@ class IdempotencyFilter extends OncePerRequestFilter {
         }
     }
 
-    /** Claims the key, or answers the request from its first run; true when the request should run. */
-    private boolean claim(String principal, String key, String hash, HttpServletRequest request,
-                          HttpServletResponse response) throws IOException {
+    /**
+     * The claim of this request as the owner of the key (this database session), or null when the request
+     * was answered from its first run or refused. An unanswered claim whose session is gone (its service or
+     * PostgreSQL died while it ran) is taken over at once, as is one older than the in-flight time (a session
+     * PostgreSQL still believes alive though its machine is gone, or a claim from before owners were kept).
+     */
+    private Idempotency.Claim claim(String principal, String key, String hash, HttpServletRequest request,
+                                    HttpServletResponse response) throws IOException {
         if (claims.incrementAndGet() % 1000 == 0) {
             jdbc.update("DELETE FROM verso.idempotency_keys WHERE created_at < now() - CAST(? AS interval)",
                     properties.idempotency().retention().toSeconds() + " seconds");
         }
         for (int attempt = 0; attempt < 3; attempt++) {
-            if (jdbc.update("INSERT INTO verso.idempotency_keys (principal, key, request_hash) VALUES (?, ?, ?) "
-                    + "ON CONFLICT DO NOTHING", principal, key, hash) == 1) {
-                return true;
+            List<Idempotency.Claim> claimed = jdbc.query("INSERT INTO verso.idempotency_keys (principal, key, "
+                            + "request_hash, owner_pid, owner_started) SELECT ?, ?, ?, s.pid, s.started FROM (" + THIS_SESSION
+                            + ") s ON CONFLICT DO NOTHING "
+                            + "RETURNING owner_pid, CAST(owner_started AS text)",
+                    (rs, n) -> new Idempotency.Claim(principal, key, rs.getInt(1), rs.getString(2)),
+                    principal, key, hash);
+            if (!claimed.isEmpty()) {
+                return claimed.get(0);
             }
             List<Object[]> rows = jdbc.query("SELECT request_hash, status, content_type, body, created_at, "
                             + "created_at < now() - CAST(? AS interval), created_at < now() - CAST(? AS interval), "
-                            + "commit_seq FROM verso.idempotency_keys WHERE principal = ? AND key = ?",
+                            + "commit_seq, owner_pid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+                            + "pg_stat_get_activity(owner_pid) a WHERE a.backend_start = owner_started) "
+                            + "FROM verso.idempotency_keys WHERE principal = ? AND key = ?",
                     (rs, n) -> new Object[] {rs.getString(1), (Integer) rs.getObject(2), rs.getString(3),
                             rs.getBytes(4), rs.getTimestamp(5), rs.getBoolean(6), rs.getBoolean(7),
-                            (Long) rs.getObject(8)},
+                            (Long) rs.getObject(8), rs.getBoolean(9)},
                     properties.idempotency().retention().toSeconds() + " seconds",
                     properties.idempotency().inFlight().toSeconds() + " seconds", principal, key);
             if (rows.isEmpty()) {
@@ -221,26 +243,35 @@ class IdempotencyFilter extends OncePerRequestFilter {
             if (!hash.equals(row[0])) {
                 Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_REUSED, "Idempotency-Key '" + key
                         + "' was used with another request (method, path or body); use a new key for a new request");
-                return false;
+                return null;
             }
             if (row[1] == null && row[7] != null) {
                 // Committed, but the answer was never stored (the service died in between): never run it again.
                 Problems.write(response, ErrorCode.IDEMPOTENT_REQUEST_COMMITTED, "the request with Idempotency-Key '"
                         + key + "' made commit " + row[7] + ", but its answer was lost (the service stopped before "
                         + "storing it); it is not run again");
-                return false;
+                return null;
             }
             if (row[1] == null) {
-                // Still unanswered: running, or its service died. Past the in-flight time, take it over.
-                if ((Boolean) row[6] && jdbc.update("UPDATE verso.idempotency_keys SET created_at = now() "
-                        + "WHERE principal = ? AND key = ? AND status IS NULL AND created_at = ?",
-                        principal, key, created) == 1) {
-                    return true;
+                // Still unanswered: running, or its session died with its service or database. A takeover waits
+                // for a commit of the first request that is under way (its mark holds the row) and then finds
+                // commit_seq set: the retry is told of that commit on its next attempt.
+                if ((Boolean) row[8] || (Boolean) row[6]) {
+                    List<Idempotency.Claim> taken = jdbc.query("UPDATE verso.idempotency_keys k SET created_at = now(), "
+                                    + "owner_pid = s.pid, owner_started = s.started FROM (" + THIS_SESSION + ") s "
+                                    + "WHERE principal = ? AND key = ? AND status IS NULL AND commit_seq IS NULL "
+                                    + "AND created_at = ? RETURNING k.owner_pid, CAST(k.owner_started AS text)",
+                            (rs, n) -> new Idempotency.Claim(principal, key, rs.getInt(1), rs.getString(2)),
+                            principal, key, created);
+                    if (!taken.isEmpty()) {
+                        return taken.get(0);
+                    }
+                    continue; // committed or taken over meanwhile: look again
                 }
                 response.setHeader("Retry-After", "1");
                 Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "a request with Idempotency-Key '" + key
                         + "' is still running; retry when it has answered");
-                return false;
+                return null;
             }
             response.setStatus((Integer) row[1]);
             if (row[2] != null) {
@@ -251,21 +282,24 @@ class IdempotencyFilter extends OncePerRequestFilter {
             if (stored != null) {
                 response.getOutputStream().write(stored);
             }
-            return false;
+            return null;
         }
         response.setHeader("Retry-After", "1");
         Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "Idempotency-Key '" + key
                 + "' is contended; retry");
-        return false;
+        return null;
     }
 
-    private void release(String principal, String key) {
+    private void release(Idempotency.Claim claim) {
         try {
-            // A claim whose request committed stays: a retry must learn of the commit, not make another.
+            // A claim whose request committed stays: a retry must learn of the commit, not make another. A claim
+            // a retry took over is the retry's.
             jdbc.update("DELETE FROM verso.idempotency_keys WHERE principal = ? AND key = ? AND status IS NULL "
-                    + "AND commit_seq IS NULL", principal, key);
+                    + "AND commit_seq IS NULL" + Idempotency.OWNED, claim.principal(), claim.key(), claim.ownerPid(),
+                    claim.ownerStarted());
         } catch (DataAccessException e) {
-            // The database is away: the claim stays until the in-flight time passes.
+            // The database is away: the claim stays, and its session is gone with the database, so a retry
+            // takes it over once PostgreSQL is back.
         }
     }
 

@@ -1,17 +1,28 @@
 package io.verso.security;
 
 import java.io.IOException;
-import java.io.Writer;
-import java.util.Locale;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 
 /**
- * Tomcat's own error pages (a request it refuses before any filter runs: a bad escape, %00 or an
- * invalid UTF-8 sequence in the path, a header too large) as problem details rather than HTML.
+ * Tomcat's own error pages as problem details rather than HTML: a request it refuses before any filter
+ * runs (a bad escape, %00 or an invalid UTF-8 sequence in the path, a header with a character HTTP does
+ * not allow, a header too large) and an empty error response of a handler (405 from the GraphQL route).
+ * Each says what was wrong in words a caller can act on and carries a requestId: the one
+ * {@code ops.RequestIdFilter} gave the request, else a fresh one, also sent as X-Request-Id.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
+
+    /** {@code ops.RequestIdFilter.HEADER}, which security cannot import (ops sits above it). */
+    static final String REQUEST_ID = "X-Request-Id";
+
+    /** Tomcat's refusal of a header line (httpHeaderParser.invalidHeader): the name, never the value. */
+    private static final Pattern REFUSED_HEADER = Pattern.compile("^The HTTP header line \\[([!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}):");
 
     @Override
     protected void report(Request request, Response response, Throwable throwable) {
@@ -26,21 +37,52 @@ public class ProblemErrorReportValve extends ErrorReportValve {
             case 415 -> "UNSUPPORTED_MEDIA_TYPE";
             default -> status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST";
         };
-        String detail = status >= 500 ? "internal error"
-                : "the server refused the request (HTTP " + status + "): check the path's escapes, that it is UTF-8 "
-                        + "without NUL characters, and the size of the request line and headers";
+        String requestId = response.getHeader(REQUEST_ID);
+        if (requestId == null) {
+            // Refused before any filter ran; a rare path, so the shared SecureRandom costs nothing here.
+            requestId = UUID.randomUUID().toString();
+        }
         try {
+            response.setHeader(REQUEST_ID, requestId);
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("UTF-8");
-            Writer writer = response.getReporter();
+            var writer = response.getReporter();
             if (writer != null) {
-                writer.write("{\"type\":\"https://verso.dev/problems/" + code.toLowerCase(Locale.ROOT).replace('_', '-')
-                        + "\",\"title\":\"" + code + "\",\"status\":" + status + ",\"detail\":\"" + detail
-                        + "\",\"code\":\"" + code + "\"}");
+                writer.write(new String(Problems.body(status, code, detail(request, response, status, throwable),
+                        null, requestId), StandardCharsets.UTF_8));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {
             // The connection is gone or the response already committed: nothing more to say.
         }
+    }
+
+    private static String detail(Request request, Response response, int status, Throwable throwable) {
+        if (status >= 500) {
+            return "internal error";
+        }
+        if (status == 405) {
+            return Problems.notAllowed(request.getMethod(), path(request), response.getHeader("Allow"));
+        }
+        Matcher header = throwable == null || throwable.getMessage() == null ? null
+                : REFUSED_HEADER.matcher(throwable.getMessage());
+        if (header != null && header.find()) {
+            return "the request header '" + header.group(1) + "' holds a character HTTP does not allow in a header "
+                    + "value (a control character or a byte outside ASCII): send it as printable ASCII";
+        }
+        if (throwable != null && String.valueOf(throwable.getMessage()).contains("too large")) {
+            return "the request line or its headers are too large";
+        }
+        return "the server refused the request (HTTP " + status + "): check the path's escapes, that it is UTF-8 "
+                + "without NUL characters, and the size of the request line and headers";
+    }
+
+    /** The path as asked, bounded: it is echoed into the problem, which Jackson escapes. */
+    private static String path(Request request) {
+        String uri = request.getRequestURI();
+        if (uri == null) {
+            return "this path";
+        }
+        return uri.length() > 200 ? uri.substring(0, 200) + "…" : uri;
     }
 }

@@ -38,6 +38,22 @@ public final class Problems {
         if (response.isCommitted()) {
             return;
         }
+        // The request id io.verso.ops.RequestIdFilter put in the MDC (security sits below ops).
+        byte[] body = body(status, code, detail, pointer, org.slf4j.MDC.get("requestId"));
+        response.setStatus(status);
+        response.setContentType("application/problem+json");
+        response.setCharacterEncoding("UTF-8");
+        response.getOutputStream().write(body);
+    }
+
+    /** A 405's words: the method refused, where, and the methods the Allow header names. */
+    public static String notAllowed(String method, String path, String allow) {
+        return method + " is not allowed on " + path + (allow == null || allow.isBlank() ? ""
+                : "; it takes " + String.join(" or ", allow.strip().split("\\s*,\\s*")) + " (the Allow header)");
+    }
+
+    /** The problem's JSON: the fields {@code api.rest.ProblemAdvice} renders, {@code requestId} when known. */
+    static byte[] body(int status, String code, String detail, String pointer, String requestId) {
         Map<String, Object> problem = new LinkedHashMap<>();
         problem.put("type", "https://verso.dev/problems/" + code.toLowerCase(Locale.ROOT).replace('_', '-'));
         String words = code.replace('_', ' ').toLowerCase(Locale.ROOT);
@@ -48,14 +64,9 @@ public final class Problems {
         if (pointer != null) {
             problem.put("pointer", pointer);
         }
-        // The request id io.verso.ops.RequestIdFilter put in the MDC (security sits below ops).
-        String requestId = org.slf4j.MDC.get("requestId");
         if (requestId != null) {
             problem.put("requestId", requestId);
         }
-        response.setStatus(status);
-        response.setContentType("application/problem+json");
-        response.setCharacterEncoding("UTF-8");
-        response.getOutputStream().write(JSON.writeValueAsBytes(problem));
+        return JSON.writeValueAsBytes(problem);
     }
 }

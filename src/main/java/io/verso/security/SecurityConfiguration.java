@@ -200,6 +200,7 @@ class SecurityConfiguration {
         List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>();
         validators.add(SecurityProperties.present(jwt.issuerUri())
                 ? JwtValidators.createDefaultWithIssuer(jwt.issuerUri()) : JwtValidators.createDefault());
+        validators.add(JwtPrincipals.validator(jwt));
         if (SecurityProperties.present(jwt.audience())) {
             validators.add(new JwtClaimValidator<List<String>>(JwtClaimNames.AUD,
                     aud -> aud != null && aud.contains(jwt.audience())));

@@ -36,10 +36,16 @@ public record SecurityProperties(String mode,
      * @param audience          when set, tokens must name it in {@code aud}
      * @param rolesClaim        the claim holding the caller's roles: a list or a space-separated string; a dotted
      *                          path reaches into objects ({@code realm_access.roles})
-     * @param principalClaim    the claim naming the caller (recorded with every commit)
+     * @param principalClaim    the claim naming the caller (recorded with every commit as {@code jwt:<value>}); a
+     *                          token without it is refused (name a claim such tokens carry to admit them)
+     * @param requireExpiry     a token without {@code exp} is refused (it would never expire, and neither would the
+     *                          streams opened with it); false admits such tokens
+     * @param maxLifetime       when set, a token whose {@code exp} lies further than this after its {@code iat} (or,
+     *                          without {@code iat}, after now) is refused
      */
     public record Jwt(String issuerUri, String jwkSetUri, String publicKeyLocation, String audience,
-                      @DefaultValue("roles") String rolesClaim, @DefaultValue("sub") String principalClaim) {
+                      @DefaultValue("roles") String rolesClaim, @DefaultValue("sub") String principalClaim,
+                      @DefaultValue("true") boolean requireExpiry, Duration maxLifetime) {
 
         public boolean configured() {
             return present(issuerUri) || present(jwkSetUri) || present(publicKeyLocation);
@@ -58,7 +64,9 @@ public record SecurityProperties(String mode,
 
     /**
      * @param retention how long a key's first response is kept for replay
-     * @param inFlight  how long a first request may stay unanswered before a retry may take its key over
+     * @param inFlight  how long a first request whose database session PostgreSQL still counts as alive may stay
+     *                  unanswered before a retry may take its key over (a claim whose session is gone, because
+     *                  its service or PostgreSQL died, is taken over at once)
      */
     public record Idempotency(@DefaultValue("24h") Duration retention, @DefaultValue("2m") Duration inFlight) {
     }

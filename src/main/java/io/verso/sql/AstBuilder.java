@@ -81,6 +81,15 @@ final class AstBuilder {
             return new Statement.ShowCreateTable(ident(ctx.showCreateTable().identifier()), pos(ctx));
         }
         if (ctx.describe() != null) return new Statement.Describe(ident(ctx.describe().identifier()), pos(ctx));
+        if (ctx.explain() != null) {
+            ExplainContext c = ctx.explain();
+            Statement explained = statement(c.statement());
+            if (explained instanceof Statement.Explain) {
+                throw VersoException.at(ErrorCode.NOT_SUPPORTED, "EXPLAIN explains a statement, not another EXPLAIN",
+                        explained.pos());
+            }
+            return new Statement.Explain(explained, c.ANALYZE() != null, pos(c));
+        }
         if (ctx.upsert() != null) {
             UpsertContext c = ctx.upsert();
             return new Statement.InsertRows(true, ident(c.identifier(0)), identList(c.identifierList()),
@@ -117,7 +126,7 @@ final class AstBuilder {
         }
         if (ctx.update() != null) {
             UpdateContext c = ctx.update();
-            return new Statement.Update(ident(c.identifier()), c.assignment().stream().map(this::assignment).toList(),
+            return new Statement.Update(ident(c.identifier()), c.setItem().stream().map(this::setItem).toList(),
                     c.where == null ? null : expr(c.where), pos(c));
         }
         if (ctx.delete() != null) {
@@ -358,9 +367,22 @@ final class AstBuilder {
         if (ctx.literal() != null) {
             return literal(ctx.literal());
         }
+        if (ctx.DEFAULT() != null) {
+            return new Expr.Default(pos(ctx));
+        }
+        if (ctx.expression() != null) {
+            return expr(ctx.expression());
+        }
         Expr parameter = new Expr.Parameter(parameterIndexByToken.get(ctx.QUESTION().getSymbol().getTokenIndex()),
                 pos(ctx.QUESTION().getSymbol()));
         return ctx.MINUS() == null ? parameter : new Expr.Unary(Expr.UnaryOp.MINUS, parameter, pos(ctx));
+    }
+
+    private Assignment setItem(SetItemContext ctx) {
+        if (ctx.assignment() != null) {
+            return assignment(ctx.assignment());
+        }
+        return new Assignment(ident(ctx.identifier()), new Expr.Default(pos(ctx.DEFAULT().getSymbol())));
     }
 
     private Assignment assignment(AssignmentContext ctx) {
@@ -370,9 +392,10 @@ final class AstBuilder {
     // ---- reads ---------------------------------------------------------------------------------
 
     Query query(QueryContext ctx) {
+        boolean recursive = ctx.with() != null && ctx.with().RECURSIVE() != null;
         List<Query.Cte> with = ctx.with() == null ? List.of() : ctx.with().cte().stream()
                 .map(c -> new Query.Cte(ident(c.name), c.columnAliases() == null ? List.of()
-                        : identList(c.columnAliases().identifierList()), query(c.query()), pos(c)))
+                        : identList(c.columnAliases().identifierList()), query(c.query()), recursive, pos(c)))
                 .toList();
         return new Query(with, body(ctx.queryExpression()), sortItems(ctx.sortItem()), asOf(ctx.asOf()),
                 ctx.limit == null ? null : expr(ctx.limit), ctx.offset == null ? null : expr(ctx.offset), pos(ctx));
@@ -469,7 +492,7 @@ final class AstBuilder {
             return fromItem(p.fromItem());
         }
         if (primary instanceof DerivedTableContext d) {
-            return new Query.Derived(query(d.query()), asOf(d.asOf()), ident(d.alias),
+            return new Query.Derived(query(d.query()), relationAsOf(d.systemTime(), d.asOf()), ident(d.alias),
                     d.columnAliases() == null ? List.of() : identList(d.columnAliases().identifierList()), pos(d));
         }
         RelationContext r = (RelationContext) primary;
@@ -479,16 +502,22 @@ final class AstBuilder {
         QualifiedNameContext name = history ? ((HistoryRelationContext) rp).qualifiedName()
                 : changes ? ((ChangesRelationContext) rp).qualifiedName()
                 : ((TableRelationContext) rp).qualifiedName();
-        AsOf asOf = asOf(r.asOf());
-        if (r.systemTime() != null) {
+        return new Query.TableRef(tableName(name), history, changes, relationAsOf(r.systemTime(), r.asOf()),
+                r.alias == null ? null : ident(r.alias),
+                r.columnAliases() == null ? List.of() : identList(r.columnAliases().identifierList()), pos(r));
+    }
+
+    /** A relation's or derived table's own FOR SYSTEM_TIME or AS OF: one of them, once. */
+    private AsOf relationAsOf(SystemTimeContext systemTime, List<AsOfContext> clauses) {
+        AsOf asOf = asOf(clauses);
+        if (systemTime != null) {
             if (asOf != null) {
                 throw VersoException.at(ErrorCode.AS_OF_DUPLICATE, "FOR SYSTEM_TIME and AS OF are given in the same place",
                         asOf.pos());
             }
-            asOf = systemTime(r.systemTime());
+            asOf = systemTime(systemTime);
         }
-        return new Query.TableRef(tableName(name), history, changes, asOf, r.alias == null ? null : ident(r.alias),
-                r.columnAliases() == null ? List.of() : identList(r.columnAliases().identifierList()), pos(r));
+        return asOf;
     }
 
     private Ident tableName(QualifiedNameContext ctx) {

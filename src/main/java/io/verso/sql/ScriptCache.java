@@ -2,6 +2,7 @@ package io.verso.sql;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Parsed requests by their text, within a budget of text length. A client that sends the same
@@ -16,6 +17,7 @@ public final class ScriptCache {
     static final int MAX_TEXT_CHARS = 64 * 1024;
 
     private final Cache<String, SqlParser.Script> scripts;
+    private final LongAdder parses = new LongAdder();
 
     /** @param maxChars the total length of the texts kept; a tree takes roughly 20 times its text. */
     public ScriptCache(long maxChars) {
@@ -25,9 +27,18 @@ public final class ScriptCache {
 
     public SqlParser.Script parse(String text) {
         if (text == null || text.length() > MAX_TEXT_CHARS) {
+            parses.increment();
             return SqlParser.parse(text);
         }
-        return scripts.get(text, SqlParser::parse);
+        return scripts.get(text, t -> {
+            parses.increment();
+            return SqlParser.parse(t);
+        });
+    }
+
+    /** The texts parsed since this cache was made (each kept text once): how a test sees that uses do not parse. */
+    public long parses() {
+        return parses.sum();
     }
 
     /** The texts kept, once pending evictions are done. */

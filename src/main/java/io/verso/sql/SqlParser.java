@@ -17,7 +17,8 @@ import org.antlr.v4.runtime.atn.PredictionMode;
 
 /**
  * Text to syntax tree. Syntax errors carry line and column counted over the whole request text,
- * so a client can point at the offending token.
+ * so a client can point at the offending token. A text too heavy to parse (nesting, a read's literals)
+ * is refused on its characters first ({@link TextWeight}), before the lexer holds a token per token.
  */
 public final class SqlParser {
 
@@ -32,6 +33,7 @@ public final class SqlParser {
         if (text == null || text.isBlank()) {
             throw VersoException.user(ErrorCode.EMPTY_STATEMENT, "the statement text is empty");
         }
+        TextWeight.check(text);
         VersoSqlLexer lexer = new VersoSqlLexer(CharStreams.fromString(text));
         lexer.removeErrorListeners();
         CommonTokenStream tokens = new CommonTokenStream(lexer);
@@ -40,7 +42,6 @@ public final class SqlParser {
                 || t.getType() == Token.EOF || t.getType() == VersoSqlLexer.SEMI)) {
             throw VersoException.user(ErrorCode.EMPTY_STATEMENT, "the statement text holds no statement");
         }
-        refuseDeepNesting(tokens.getTokens());
         VersoSqlParser parser = new VersoSqlParser(tokens);
         parser.removeErrorListeners();
         parser.addErrorListener(ThrowingListener.INSTANCE);
@@ -63,26 +64,6 @@ public final class SqlParser {
             throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
         }
         return new Script(statements, builder.parameterCount());
-    }
-
-    /**
-     * Parentheses nest at most {@link #MAX_PARENTHESES} deep. A parenthesis may open a query or an
-     * expression, and telling them apart costs a look ahead over the nested parentheses at each level:
-     * without a bound, deep nesting would cost time quadratic in its depth before any error.
-     */
-    static final int MAX_PARENTHESES = 200;
-
-    private static void refuseDeepNesting(List<Token> tokens) {
-        int depth = 0;
-        for (Token token : tokens) {
-            if (token.getType() == VersoSqlLexer.LPAREN && ++depth > MAX_PARENTHESES) {
-                throw new VersoException.UserError(ErrorCode.NESTING_TOO_DEEP, "parentheses nest more than "
-                        + MAX_PARENTHESES + " deep at line " + token.getLine() + ", column "
-                        + (token.getCharPositionInLine() + 1), new io.verso.error.Origin.Text(token.getLine(), token.getCharPositionInLine() + 1));
-            } else if (token.getType() == VersoSqlLexer.RPAREN) {
-                depth = Math.max(0, depth - 1);
-            }
-        }
     }
 
     private static VersoSqlParser.ScriptContext parseScript(VersoSqlParser parser) {

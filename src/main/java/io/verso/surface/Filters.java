@@ -7,7 +7,6 @@ import io.verso.error.VersoException;
 import io.verso.sql.ast.Pos;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -16,9 +15,6 @@ import tools.jackson.databind.JsonNode;
  * every surface. Values stay text here: {@link ReadBuilder} checks them against the column's type.
  */
 final class Filters {
-
-    private static final Map<String, Filter.Op> OPS = Map.of("eq", Filter.Op.EQ, "ne", Filter.Op.NE,
-            "lt", Filter.Op.LT, "le", Filter.Op.LE, "gt", Filter.Op.GT, "ge", Filter.Op.GE);
 
     private Filters() {
     }
@@ -46,34 +42,34 @@ final class Filters {
         String value = second < 0 ? null : filter.substring(second + 1);
         ColumnDef column = table.column(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_COLUMN,
                 "unknown column '" + name + "' in " + table.name(), pointer));
-        switch (op) {
-            case "isNull", "notNull" -> {
+        Filter.Op kind = Filter.Op.named(op).orElseThrow(() -> bad(pointer, "unknown filter operator '"
+                + Commits.shorten(op) + "': use " + Filter.Op.words()));
+        if (!kind.appliesTo(column.type().base())) {
+            throw bad(pointer, op + " does not apply to column '" + column.name() + "' of type "
+                    + column.type().display());
+        }
+        switch (kind) {
+            case IS_NULL, NOT_NULL -> {
                 if (value != null) {
                     throw bad(pointer, op + " takes no value");
                 }
-                return new Filter.Compare(column, op.equals("isNull") ? Filter.Op.IS_NULL : Filter.Op.NOT_NULL,
-                        List.of(), pos);
+                return new Filter.Compare(column, kind, List.of(), pos);
             }
-            case "in" -> {
-                return new Filter.Compare(column, Filter.Op.IN, new ArrayList<>(list(value, pointer)), pos);
+            case IN, NOT_IN -> {
+                return new Filter.Compare(column, kind, new ArrayList<>(list(op, value, pointer)), pos);
             }
             default -> {
-                Filter.Op comparison = OPS.get(op);
-                if (comparison == null) {
-                    throw bad(pointer, "unknown filter operator '" + Commits.shorten(op)
-                            + "': use eq, ne, lt, le, gt, ge, in, isNull or notNull");
-                }
                 if (value == null) {
                     throw bad(pointer, op + " needs a value: column:" + op + ":value");
                 }
-                return new Filter.Compare(column, comparison, List.of(value), pos);
+                return new Filter.Compare(column, kind, List.of(value), pos);
             }
         }
     }
 
-    private static List<String> list(String value, String pointer) {
+    private static List<String> list(String op, String value, String pointer) {
         if (value == null || value.isEmpty()) {
-            throw bad(pointer, "in needs at least one value: column:in:a,b,c");
+            throw bad(pointer, op + " needs at least one value: column:" + op + ":a,b,c");
         }
         List<String> values = new ArrayList<>();
         if (value.startsWith("[")) {
@@ -81,14 +77,14 @@ final class Filters {
             try {
                 array = RequestJson.JSON.readTree(value);
             } catch (JacksonException e) {
-                throw bad(pointer, "the value list of in is not a JSON array: " + e.getOriginalMessage());
+                throw bad(pointer, "the value list of " + op + " is not a JSON array: " + e.getOriginalMessage());
             }
             if (!array.isArray() || array.isEmpty()) {
-                throw bad(pointer, "the value list of in must be a non-empty JSON array");
+                throw bad(pointer, "the value list of " + op + " must be a non-empty JSON array");
             }
             for (JsonNode item : array) {
                 if (item.isNull() || item.isContainer()) {
-                    throw bad(pointer, "in takes strings, numbers or booleans (use isNull for NULL)");
+                    throw bad(pointer, op + " takes strings, numbers or booleans (use isNull for NULL)");
                 }
                 values.add(item.asString());
             }

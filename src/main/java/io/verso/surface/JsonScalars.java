@@ -34,4 +34,12 @@ public final class JsonScalars {
             default -> throw new IllegalStateException("not a scalar: " + parser.currentToken());
         };
     }
+
+    /**
+     * Why a body holding {@code e}'s number cannot be read: Jackson reports a number whose exponent no
+     * BigDecimal holds ({@code 1e2147483648}) as a NumberFormatException of its own, not as a parse error.
+     */
+    public static String outOfRange(NumberFormatException e) {
+        return "the request body holds a number no decimal can hold: " + e.getMessage();
+    }
 }

@@ -2,7 +2,6 @@ package io.verso.surface;
 
 import io.verso.analyze.Values;
 import io.verso.catalog.ColumnDef;
-import io.verso.catalog.ColumnType;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
@@ -16,7 +15,6 @@ import io.verso.sql.ast.Statement;
 import io.verso.sql.ast.TypeSpec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The one builder of reads over a table, shared by REST, GraphQL and the change feed: it makes
@@ -111,16 +109,7 @@ public final class ReadBuilder {
      */
     public Expr value(ColumnDef column, Object value, Pos pos) {
         String text = Values.toText(column, value, pos, null);
-        return new Expr.Cast(param(text, pos), comparisonType(column.type(), pos), pos);
-    }
-
-    private static TypeSpec comparisonType(ColumnType type, Pos pos) {
-        String name = switch (type.base()) {
-            case VARCHAR, CHAR -> "text";
-            case DOUBLE -> "double precision";
-            default -> type.base().name().toLowerCase(Locale.ROOT);
-        };
-        return new TypeSpec(name, null, null, pos);
+        return new Expr.Cast(param(text, pos), new TypeSpec(column.type().comparisonTypeName(), null, null, pos), pos);
     }
 
     // ---- filters -------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package io.verso.surface;
 
 import io.verso.commits.CommitRepository;
+import io.verso.engine.StatementEngine;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import java.time.Duration;
@@ -18,13 +19,16 @@ class ReadGate {
     private static final long POLL_MILLIS = 20;
 
     private final CommitRepository commits;
+    private final StatementEngine engine;
 
-    ReadGate(CommitRepository commits) {
+    ReadGate(CommitRepository commits, StatementEngine engine) {
         this.commits = commits;
+        this.engine = engine;
     }
 
+    /** Returns once {@code atLeast} is visible: at once, with no round trip, when this instance has seen it. */
     void awaitCommit(Long atLeast) {
-        if (atLeast == null) {
+        if (atLeast == null || engine.knownVisible(atLeast)) {
             return;
         }
         long deadline = System.nanoTime() + WAIT.toNanos();

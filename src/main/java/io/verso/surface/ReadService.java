@@ -6,9 +6,12 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
+import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.security.AccessControl;
+import io.verso.security.Caller;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
@@ -25,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
@@ -44,15 +48,35 @@ public class ReadService {
     private final Catalog catalog;
     private final ReadGate gate;
 
-    ReadService(Statements statements, Catalog catalog, ReadGate gate) {
+    private final StatementEngine engine;
+    private final AccessControl access;
+
+    ReadService(Statements statements, Catalog catalog, ReadGate gate, StatementEngine engine, AccessControl access) {
         this.statements = statements;
         this.catalog = catalog;
         this.gate = gate;
+        this.engine = engine;
+        this.access = access;
     }
 
     // ---- one row ---------------------------------------------------------------------------------
 
     public RowResult row(String tableName, List<String> key, String asOfText, String asOfTime, String atLeastText) {
+        return rowRead(tableName, key, asOfText, asOfTime, atLeastText).row();
+    }
+
+    /**
+     * A row with what says how long its answer holds, for HTTP caching (api.rest).
+     *
+     * @param fixed          the answer can never change: read AS OF a commit, or a time before the latest commit
+     * @param catalogVersion the catalog version the answer was read under, null when not known
+     * @param lastChanged    of a current read, the latest commit that wrote the table; null when not known
+     */
+    public record RowRead(RowResult row, boolean fixed, Long catalogVersion, Long lastChanged) {
+    }
+
+    public RowRead rowRead(String tableName, List<String> key, String asOfText, String asOfTime,
+                           String atLeastText) {
         Long asOf = asOf(asOfText, asOfTime);
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = keyedTable(tableName);
@@ -66,13 +90,41 @@ public class ReadService {
             throw VersoException.pointing(ErrorCode.UNKNOWN_KEY, "table " + table.name() + " has no row with key "
                     + key + (asOf == null && asOfTime == null ? "" : " at commit " + servedAt(result, asOf)), "key");
         }
-        return new RowResult(table.name(), Long.toString(servedAt(result, asOf)), rows.get(0));
+        boolean fixed = result.results().get(0) instanceof StatementResult.Rows read && read.fixed();
+        return new RowRead(new RowResult(table.name(), Long.toString(servedAt(result, asOf)), rows.get(0)), fixed,
+                result.catalogVersion(), result.lastChanged());
+    }
+
+    /**
+     * The state a current read of {@code tableName} would be answered at ({@link StatementEngine#tableState}),
+     * without reading a row; null unless the table's definition is in memory and the caller may read it (a
+     * conditional GET then reads as any other).
+     */
+    public StatementEngine.TableState currentState(String tableName) {
+        Catalog.Snapshot snapshot = catalog.latestSnapshot();
+        Optional<TableDef> table = snapshot == null ? null : snapshot.cached(tableName);
+        if (table == null || table.isEmpty() || !access.readable(Caller.current(), table.get())) {
+            return null;
+        }
+        return engine.tableState(table.get().name());
     }
 
     // ---- pages of rows ---------------------------------------------------------------------------
 
     public RowPage list(String tableName, List<String> filters, List<String> order, Integer limitParam,
                         String cursorText, String asOfText, String asOfTime, String atLeastText) {
+        return listRead(tableName, filters, order, limitParam, cursorText, asOfText, asOfTime, atLeastText).page();
+    }
+
+    /**
+     * A page with what says whether it can change, for HTTP caching (api.rest): {@code fixed} when every row
+     * of it was read at a fixed commit (AS OF, or a cursor's commit), under {@code catalogVersion}.
+     */
+    public record PageRead(RowPage page, boolean fixed, Long catalogVersion) {
+    }
+
+    public PageRead listRead(String tableName, List<String> filters, List<String> order, Integer limitParam,
+                             String cursorText, String asOfText, String asOfTime, String atLeastText) {
         filters = filters == null ? List.of() : filters;
         order = order == null ? List.of() : order;
         int limit = ReadBuilder.limit(limitParam, ReadBuilder.DEFAULT_LIMIT, ReadBuilder.MAX_LIMIT,
@@ -132,8 +184,9 @@ public class ReadService {
             }
             next = new Cursor(servedAt, filters, order, after, keyset ? 0 : offset + limit).encode();
         }
-        return new RowPage(table.name(), Long.toString(pinned ? servedAt : result.readCommit()), pinned,
-                new ArrayList<>(rows), next);
+        boolean fixed = result.results().get(0) instanceof StatementResult.Rows read && read.fixed();
+        return new PageRead(new RowPage(table.name(), Long.toString(pinned ? servedAt : result.readCommit()), pinned,
+                new ArrayList<>(rows), next), fixed, result.catalogVersion());
     }
 
     /** The requested order, {@code column} or {@code column:asc|desc}; NULLs last ascending, first descending. */
@@ -409,8 +462,9 @@ public class ReadService {
         if (asOf != null) {
             return asOf;
         }
-        return result.results().get(0) instanceof StatementResult.Rows rows && rows.asOfCommit() != null
-                ? rows.asOfCommit() : result.readCommit();
+        return result.results().get(0) instanceof StatementResult.Rows rows
+                // No commit: a time before the first one, whose state (no rows) this contract numbers 0.
+                ? (rows.asOfCommit() != null ? rows.asOfCommit() : 0) : result.readCommit();
     }
 
     private static String text(Object value) {

@@ -35,6 +35,8 @@ final class RequestJson {
             node = body == null || body.isBlank() ? null : JSON.readTree(body);
         } catch (JacksonException e) {
             throw invalid("the request body is not valid JSON: " + e.getOriginalMessage(), "/");
+        } catch (NumberFormatException e) {
+            throw invalid(JsonScalars.outOfRange(e), "/");
         }
         if (node == null || !node.isObject()) {
             throw invalid("the request body must be a JSON object", "/");

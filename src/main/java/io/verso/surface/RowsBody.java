@@ -77,7 +77,7 @@ final class RowsBody {
                 }
             }
             return p.nextToken() == null ? new RowsBody(rows, fields) : notAnObject(body);
-        } catch (JacksonException e) {
+        } catch (JacksonException | NumberFormatException e) {
             return notAnObject(body);
         }
     }

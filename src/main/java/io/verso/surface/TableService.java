@@ -4,7 +4,7 @@ import io.verso.analyze.Values;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
-import io.verso.catalog.GroupDef;
+import io.verso.catalog.Ordering;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
@@ -84,16 +84,16 @@ public class TableService {
     static TableDescription describe(TableDef table, long readCommit) {
         List<ColumnDescription> columns = new ArrayList<>();
         for (ColumnDef c : table.columns()) {
-            String ordering = null;
-            String group = null;
-            if (!c.isKey() && table.mode().keyed()) {
-                GroupDef g = table.group(c.groupId());
-                group = g.name();
-                ordering = g.validBy().contains(c.name()) ? "VALID_BY" : g.revisionBy().contains(c.name())
-                        ? "REVISION_BY" : null;
-            }
+            String group = !c.isKey() && table.mode().keyed() ? table.group(c.groupId()).name() : null;
             columns.add(new ColumnDescription(c.name(), c.type().display(), !c.notNull(), c.defaultValue(),
-                    c.isKey() ? c.keyPosition() + 1 : null, group, ordering));
+                    c.isKey() ? c.keyPosition() + 1 : null, group, Ordering.spelled(table, c)));
+        }
+        if (table.systemVersioned() && !table.period().implicit()) {
+            // Declared period columns, as DESCRIBE lists them: after the others, never null, never written.
+            columns.add(new ColumnDescription(table.period().start(), table.period().type().display(), false, null,
+                    null, null, Ordering.ROW_START.spelling()));
+            columns.add(new ColumnDescription(table.period().end(), table.period().type().display(), false, null,
+                    null, null, Ordering.ROW_END.spelling()));
         }
         List<GroupDescription> groups = table.mode().keyed() ? table.versionedGroups().stream()
                 .map(g -> new GroupDescription(g.name(), table.columnsOf(g).stream().map(ColumnDef::name).toList(),

@@ -59,8 +59,24 @@ class ReadAnalyzerTests {
             SELECT * FROM items AS OF COMMIT 0                             | AS_OF_NOT_POSITIVE     | AS OF
             SELECT * FROM items AS OF COMMIT 101                           | AS_OF_BEYOND_LATEST    | AS OF
             SELECT * FROM items AS OF COMMIT 'x'                           | AS_OF_NOT_INTEGER      | AS OF
+            SELECT * FROM items AS OF TIMESTAMP nosuchfn()                 | UNKNOWN_FUNCTION       | nosuchfn
+            SELECT * FROM items AS OF TIMESTAMP now(1)                     | INVALID_EXPRESSION     | now
+            SELECT * FROM items AS OF TIMESTAMP max(1)                     | AGGREGATE_MISPLACED    | max
+            SELECT * FROM items FOR SYSTEM_TIME AS OF nosuchfn()           | UNKNOWN_FUNCTION       | nosuchfn
             SELECT * FROM items AS OF COMMIT 5 i JOIN settings s ON s.name = i.name WHERE i.id = 1 AS OF COMMIT 7 | AS_OF_NOT_SUPPORTED | AS OF COMMIT 7
             "SELECT id\nFROM items\nWHERE nope = 1"                        | UNKNOWN_COLUMN         | nope
+            SELECT 'a' + 1                                                 | INVALID_VALUE          | 'a'
+            SELECT id FROM items WHERE price > 'abc'                       | INVALID_VALUE          | 'abc'
+            SELECT id FROM items WHERE ix IN (1, '2', 'x')                 | INVALID_VALUE          | 'x'
+            SELECT id FROM items WHERE ix BETWEEN 'a' AND 5                | INVALID_VALUE          | 'a'
+            SELECT CAST('x' AS INT)                                        | INVALID_VALUE          | 'x'
+            SELECT abs('1,5')                                              | INVALID_VALUE          | '1,5'
+            SELECT name + 1 FROM items                                     | TYPE_MISMATCH          | name
+            SELECT id FROM items WHERE name > 5                            | TYPE_MISMATCH          | 5
+            SELECT id FROM items WHERE id = DATE '2026-01-01'              | TYPE_MISMATCH          | DATE
+            SELECT abs(name) FROM items                                    | TYPE_MISMATCH          | name)
+            SELECT upper(price) FROM items                                 | TYPE_MISMATCH          | price)
+            SELECT id FROM items WHERE (SELECT 1) = 1 AND -price < 'x'     | INVALID_VALUE          | 'x'
             "SELECT id FROM items\nUNION SELECT kind FROM events AS OF COMMIT 200" | AS_OF_BEYOND_LATEST | AS OF
             """)
     void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
@@ -81,6 +97,10 @@ class ReadAnalyzerTests {
             SELECT name, count(*) FROM items GROUP BY name HAVING count(*) > 1 ORDER BY 2 DESC
             SELECT _group, _commit, _deleted FROM history(items) WHERE id = 1
             SELECT kind FROM events AS OF COMMIT 100 UNION SELECT name FROM items
+            SELECT id FROM items WHERE price > '1.5' AND ix = ' 12 ' AND name = 'x' AND price < 'NaN'
+            SELECT price * 2 + ix, CAST('12' AS INT), upper(name), abs(-price) FROM items
+            SELECT at FROM events WHERE at > '2026-01-01' AND kind = 'x' AND at > DATE '2026-01-01'
+            SELECT x.v + 1 FROM (SELECT name AS v FROM items) AS x
             """)
     void aGoodReadPasses(String text) {
         analyse(text);

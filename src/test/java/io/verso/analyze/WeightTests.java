@@ -3,6 +3,7 @@ package io.verso.analyze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verso.catalog.ColumnDef;
+import io.verso.catalog.ColumnType;
 import io.verso.sql.SqlParser;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +18,8 @@ class WeightTests {
     private static final Weight.Keys KEYS = name -> switch (name) {
         case "t" -> Optional.of(List.of(key("id", 0)));
         case "u" -> Optional.of(List.of(key("id", 0), key("at", 1)));
+        case "b" -> Optional.of(List.of(new ColumnDef("id", "c0", ColumnType.of(ColumnType.Base.BIGINT), true, null, 0,
+                -1)));
         default -> Optional.empty();
     };
 
@@ -42,6 +45,16 @@ class WeightTests {
         assertThat(light("DELETE FROM t WHERE id = 1")).isTrue();
         assertThat(light("SHOW TABLES; DESCRIBE t")).isTrue();
         assertThat(light("UPSERT INTO t VALUES (1, 'a'); SELECT v FROM t WHERE id = 1")).isTrue();
+    }
+
+    @Test
+    void aKeyCastToTheTypeItComparesWithIsFixedAndToAnotherIsNot() {
+        // As REST and GraphQL send key values: the column's index is probed all the same.
+        assertThat(light("SELECT * FROM b WHERE id = CAST(? AS bigint)")).isTrue();
+        assertThat(light("SELECT * FROM b WHERE id IN (CAST(? AS BIGINT), CAST(? AS bigint))")).isTrue();
+        // bigint = numeric compares as numeric: no index probe.
+        assertThat(light("SELECT * FROM b WHERE id = CAST(? AS numeric)")).isFalse();
+        assertThat(light("SELECT * FROM b WHERE id = CAST(v AS bigint)")).isFalse();
     }
 
     @Test

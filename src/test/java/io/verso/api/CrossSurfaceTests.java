@@ -63,6 +63,53 @@ class CrossSurfaceTests extends IntegrationTest {
     }
 
     @Test
+    void theFilterWordsMeanTheSameOnRestAndGraphql() {
+        // like: accepted by GraphQL only, before the vocabulary was one list.
+        var rest = given().port(port).queryParam("filter", "name:like:t%", "k:notIn:9")
+                .get("/v1/tables/" + t + "/rows");
+        assertThat(rest.statusCode()).as(rest.asString()).isEqualTo(200);
+        List<String> viaRest = new ArrayList<>();
+        SqlClient.JSON.readTree(rest.asString()).path("rows").forEach(r -> viaRest.add(r.path("name").asString()));
+        JsonNode page = graphql("{ " + t + "(where: {name: {like: \"t%\"}, k: {notIn: [\"9\"]}}, "
+                + "orderBy: [{column: k}]) { nodes { name } } }");
+        List<String> viaGraphql = new ArrayList<>();
+        page.path("data").path(t).path("nodes").forEach(n -> viaGraphql.add(n.path("name").asString()));
+        assertThat(viaRest).containsExactly("two", "three");
+        assertThat(viaGraphql).isEqualTo(viaRest);
+        // GraphQL's comparison inputs are the words that apply to the scalar's type (isNull stands for both tests).
+        JsonNode fields = graphql("{ __type(name: \"String_comparison\") { inputFields { name } } }")
+                .path("data").path("__type").path("inputFields");
+        List<String> names = new ArrayList<>();
+        fields.forEach(f -> names.add(f.path("name").asString()));
+        assertThat(names).containsExactly("eq", "ne", "lt", "le", "gt", "ge", "in", "notIn", "like", "ilike",
+                "isNull");
+        assertThat(restCode("GET", "/v1/tables/" + t + "/rows?filter=qty:like:1", null)).isEqualTo("INVALID_PARAMETER");
+    }
+
+    @Test
+    void describeSaysTheSameWordsOnSqlAndRest() {
+        String s = table("xsd");
+        sql.write("CREATE TABLE " + s + " (id INT PRIMARY KEY, v INT, "
+                + "row_start TIMESTAMP(6) GENERATED ALWAYS AS ROW START, row_end TIMESTAMP(6) GENERATED ALWAYS AS ROW END, "
+                + "PERIOD FOR SYSTEM_TIME (row_start, row_end)) WITH SYSTEM VERSIONING");
+        for (String table : List.of(t, s)) {
+            Map<String, String> viaSql = new LinkedHashMap<>();
+            sql.run("DESCRIBE " + table).path("results").get(0).path("rows").forEach(r -> {
+                if (r.get(0).asString().equals("COLUMN")) {
+                    viaSql.put(r.get(1).asString(), r.get(7).isNull() ? null : r.get(7).asString());
+                }
+            });
+            Map<String, String> viaRest = new LinkedHashMap<>();
+            JsonNode described = SqlClient.JSON.readTree(given().port(port).get("/v1/tables/" + table).asString());
+            described.path("columns").forEach(c -> viaRest.put(c.path("name").asString(),
+                    c.path("ordering").isNull() ? null : c.path("ordering").asString()));
+            assertThat(viaRest).as(table).isEqualTo(viaSql);
+        }
+        assertThat(sql.run("DESCRIBE " + t).toString()).contains("\"VALID BY\"");
+        assertThat(sql.run("DESCRIBE " + s).toString()).contains("\"ROW START\"", "\"ROW END\"");
+    }
+
+    @Test
     void anAsOfBeyondTheLatestCommitIsTheSameErrorEverywhere() {
         assertThat(sqlCode("SELECT * FROM " + t + " AS OF COMMIT 999999999")).isEqualTo("AS_OF_BEYOND_LATEST");
         assertThat(restCode("GET", "/v1/tables/" + t + "/row?key=1&asOfCommit=999999999", null))

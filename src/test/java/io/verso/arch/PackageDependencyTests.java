@@ -10,8 +10,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stages' imports point one way: api → surface → engine → compile → analyze → sql / catalog →
- * error. A cycle, or a lower stage reaching up, fails here with the offending classes named.
+ * The stages' imports point one way: api → surface → engine → plan → compile → analyze → sql / catalog →
+ * error; the planner is pure (no Spring, no JDBC); derived-table upkeep writes no SQL of its own. A cycle, or a lower stage reaching up, fails here with the offending classes named.
  */
 class PackageDependencyTests {
 
@@ -62,10 +62,28 @@ class PackageDependencyTests {
     }
 
     @Test
+    void derivedTablesAreKeptBySqlTheCompilerWrites() {
+        noClasses().that().resideInAPackage("io.verso.derive..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("io.verso.compile.SqlBuilder")
+                .because("derive/ decides when upkeep runs; compile/DerivedCompiler writes its SQL")
+                .check(classes);
+    }
+
+    @Test
+    void thePlannerIsPure() {
+        noClasses().that().resideInAPackage("io.verso.plan..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.verso.engine..", "io.verso.api..",
+                        "io.verso.surface..", "io.verso.derive..", "org.springframework..", "java.sql..",
+                        "javax.sql..")
+                .check(classes);
+    }
+
+    @Test
     void theEngineServesTheSurfacesNotTheOtherWayRound() {
-        noClasses().that().resideInAnyPackage("io.verso.engine..", "io.verso.compile..", "io.verso.analyze..",
+        noClasses().that().resideInAnyPackage("io.verso.engine..", "io.verso.plan..", "io.verso.compile..", "io.verso.analyze..",
                         "io.verso.sql..", "io.verso.catalog..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.verso.api..", "io.verso.surface..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.verso.api..", "io.verso.surface..",
+                        "io.verso.pgwire..")
                 .check(classes);
     }
 }

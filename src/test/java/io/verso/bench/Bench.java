@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -94,6 +95,9 @@ public final class Bench {
             }
             if (config.runs("scale")) {
                 scale(w, main);
+            }
+            if (config.runs("replace")) {
+                replacements();
             }
             heap.phase("end");
             environment.putAll(environment("after"));
@@ -205,6 +209,83 @@ public final class Bench {
             figures.add(new Figure(section, "ingest through " + surfaces[s][0], true, m, direct, peer, null));
         }
         return new Ingested(versoCommits, pgCommits, mariaTimes);
+    }
+
+    // ---- replacing current versions ----------------------------------------------------------------
+
+    /**
+     * Writes that replace every key's current version (issue 26): {@code keys} new keys in batches, then a
+     * greater version of each, in the same batches, so every write of the second pass replaces the winner.
+     * On Verso through UPSERT and through UPDATE by key; beside PostgreSQL direct (the same versioned
+     * statement by hand, and PostgreSQL's own UPDATE of a plain table) and MariaDB (INSERT … ON DUPLICATE
+     * KEY UPDATE and UPDATE of a system-versioned table). New-key ingest of the same keys is the first line.
+     */
+    private void replacements() throws Exception {
+        heap.phase("replacements");
+        String section = "Replacing current versions (1 client, one batch per commit)";
+        Workload two = new Workload(config.keys(), 2, config.batch(), config.seed());
+        int n = (two.keys + two.batchSize - 1) / two.batchSize;
+        log("replacements: %,d keys in %,d batches of %,d, then a winning version of each", two.keys, n, two.batchSize);
+
+        // Each system: new keys into two tables (the first timed), then the replacing pass into each.
+        pg.create("replace_upsert");
+        pg.create("replace_plain");
+        Measure pgNew = Timer.run(1, n, true, b -> rows(pass(two, b, 0), batch -> pg.write("replace_upsert", two, batch)));
+        Timer.run(1, n, true, b -> rows(pass(two, b, 0), batch -> pg.write("replace_plain", two, batch)));
+        Measure pgReplace = Timer.run(1, n, true, b -> rows(pass(two, b, 1), batch -> pg.write("replace_upsert", two, batch)));
+        Measure pgUpdate = Timer.run(1, n, true, b -> rows(pass(two, b, 1), batch -> pg.update("replace_plain", two, batch)));
+        Measure mariaNew = null;
+        Measure mariaReplace = null;
+        Measure mariaUpdate = null;
+        if (maria != null) {
+            maria.create("replace_upsert");
+            maria.create("replace_update");
+            mariaNew = Timer.run(1, n, true, b -> rows(pass(two, b, 0), batch -> maria.write("replace_upsert", two, batch)));
+            Timer.run(1, n, true, b -> rows(pass(two, b, 0), batch -> maria.write("replace_update", two, batch)));
+            mariaReplace = Timer.run(1, n, true, b -> rows(pass(two, b, 1), batch -> maria.write("replace_upsert", two, batch)));
+            mariaUpdate = Timer.run(1, n, true, b -> rows(pass(two, b, 1), batch -> maria.update("replace_update", two, batch)));
+        }
+        String[] versoTables = {"bench_replace_upsert", "bench_replace_update"};
+        for (String t : versoTables) {
+            verso.create(t);
+        }
+        Measure versoNew = Timer.run(1, n, true, b -> rows(pass(two, b, 0), batch -> verso.writeSql(versoTables[0], two, batch)));
+        Timer.run(1, n, true, b -> rows(pass(two, b, 0), batch -> verso.writeSql(versoTables[1], two, batch)));
+        Measure versoReplace = Timer.run(1, n, true, b -> rows(pass(two, b, 1), batch -> verso.writeSql(versoTables[0], two, batch)));
+        Measure versoUpdate = Timer.run(1, n, true, b -> rows(pass(two, b, 1), batch -> verso.updateSql(versoTables[1], two, batch)));
+        for (int key = 0; key < two.keys; key += Math.max(1, two.keys / 100)) {
+            for (String t : versoTables) {
+                String amount = verso.currentAmount(t, two, key);
+                if (!two.amount(key, 1).equals(amount)) {
+                    throw new IllegalStateException(t + ": key " + key + " has amount " + amount + " after the replacement");
+                }
+            }
+        }
+        figures.add(new Figure(section, "new keys through POST /v1/sql UPSERT", true, versoNew, pgNew, mariaNew,
+                "the keys the lines below replace"));
+        figures.add(new Figure(section, "replacing every key through UPSERT", true, versoReplace, pgReplace, mariaReplace,
+                String.format("Verso replacing / new keys %.2f; MariaDB INSERT … ON DUPLICATE KEY UPDATE",
+                        versoReplace.rowsPerSecond() / versoNew.rowsPerSecond())));
+        figures.add(new Figure(section, "replacing every key through UPDATE by key (100 to a request)", true, versoUpdate, pgUpdate,
+                mariaUpdate, String.format("Verso replacing / new keys %.2f; PostgreSQL's own UPDATE of a plain"
+                        + " table (no history); MariaDB UPDATE of a system-versioned table",
+                        versoUpdate.rowsPerSecond() / versoNew.rowsPerSecond())));
+    }
+
+    /** Batch {@code b} of pass {@code v}: its keys in order, each at version v (version 1 beats version 0). */
+    private static int[] pass(Workload two, int b, int v) {
+        return IntStream.range(b * two.batchSize, Math.min(two.keys, (b + 1) * two.batchSize)).map(k -> k * 2 + v)
+                .toArray();
+    }
+
+    interface BatchWrite {
+        Object write(int[] batch) throws Exception;
+    }
+
+    /** Writes {@code batch}; its size, the rows a throughput figure counts. */
+    private static long rows(int[] batch, BatchWrite write) throws Exception {
+        write.write(batch);
+        return batch.length;
     }
 
     /** Every system must end with the same current rows: each key's greatest version. */
@@ -689,6 +770,7 @@ public final class Bench {
             m.put("processors", Runtime.getRuntime().availableProcessors());
             m.put("service", config.url());
             m.put("service JVM options", config.serviceOpts());
+            m.put("service Java", System.getenv().getOrDefault("BENCH_SERVICE_JAVA", "not given"));
             try {
                 m.put("postgresql", pg.settings());
             } catch (SQLException e) {

@@ -18,7 +18,7 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
                    String servicePid, String jar, Set<String> scenarios) {
 
     /** The scenario groups {@code --scenarios=} may name; ingest always runs (the others read what it wrote). */
-    static final List<String> SCENARIOS = List.of("reads", "writers", "keyreads", "scale");
+    static final List<String> SCENARIOS = List.of("reads", "writers", "keyreads", "scale", "replace");
 
     static BenchConfig parse(String... args) {
         Map<String, String> given = new HashMap<>();

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -61,27 +62,7 @@ final class DirectPg implements AutoCloseable {
                     rs.next();
                     commit = rs.getLong(2);
                 }
-                int n = batch.length;
-                Long[] chain = new Long[n];
-                String[] address = new String[n];
-                String[] token = new String[n];
-                BigDecimal[] amount = new BigDecimal[n];
-                Timestamp[] updated = new Timestamp[n];
-                Long[] index = new Long[n];
-                Long[] version = new Long[n];
-                Integer[] pos = new Integer[n];
-                for (int i = 0; i < n; i++) {
-                    int key = w.key(batch[i]);
-                    int v = w.version(batch[i]);
-                    chain[i] = Workload.chainId(key);
-                    address[i] = w.address(key);
-                    token[i] = Workload.token(key);
-                    amount[i] = new BigDecimal(w.amount(key, v));
-                    updated[i] = Timestamp.valueOf(Workload.updatedAt(v));
-                    index[i] = Workload.balanceIndex(v);
-                    version[i] = Workload.balanceVersion(v);
-                    pos[i] = i;
-                }
+                Columns columns = Columns.of(w, batch);
                 String cur = q(t + "_cur");
                 String hist = q(t + "_hist");
                 String sql = "WITH src AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::numeric[],"
@@ -99,7 +80,10 @@ final class DirectPg implements AutoCloseable {
                         + " WHERE (cur.balance_index, cur.balance_version, cur._c, cur._p)"
                         + " < (EXCLUDED.balance_index, EXCLUDED.balance_version, EXCLUDED._c, EXCLUDED._p)"
                         + " RETURNING cur.chain_id, cur.address, cur.token, cur._p),"
-                        + " closed AS (UPDATE " + hist + " AS h SET _to = ? FROM old JOIN won USING (chain_id, address, token)"
+                        // Joined once, materialized: inside the update, a join of two CTEs (no statistics)
+                        // becomes a nested loop over every pair when many keys are replaced.
+                        + " replaced AS MATERIALIZED (SELECT old.* FROM old JOIN won USING (chain_id, address, token)),"
+                        + " closed AS (UPDATE " + hist + " AS h SET _to = ? FROM replaced AS old"
                         + " WHERE h.chain_id = old.chain_id AND h.address = old.address AND h.token = old.token"
                         + " AND h._commit = old._c AND h._pos = old._p RETURNING 1),"
                         + " ins AS (INSERT INTO " + hist + " SELECT s.chain_id, s.address, s.token, s.amount, s.updated_at,"
@@ -108,13 +92,9 @@ final class DirectPg implements AutoCloseable {
                         + " AND won.token = s.token AND won._p = s._pos RETURNING 1)"
                         + " SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM won), (SELECT count(*) FROM closed)";
                 try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    ps.setArray(1, c.createArrayOf("bigint", chain));
-                    ps.setArray(2, c.createArrayOf("text", address));
-                    ps.setArray(3, c.createArrayOf("text", token));
-                    ps.setArray(4, c.createArrayOf("numeric", amount));
-                    ps.setArray(5, c.createArrayOf("timestamp", updated));
-                    ps.setArray(6, c.createArrayOf("bigint", index));
-                    ps.setArray(7, c.createArrayOf("bigint", version));
+                    columns.bind(c, ps);
+                    Integer[] pos = new Integer[batch.length];
+                    Arrays.setAll(pos, i -> i);
                     ps.setArray(8, c.createArrayOf("int4", pos));
                     ps.setLong(9, commit);
                     ps.setLong(10, commit);
@@ -133,6 +113,59 @@ final class DirectPg implements AutoCloseable {
                 c.setAutoCommit(true);
             }
         });
+    }
+
+    /**
+     * PostgreSQL's own UPDATE of existing keys in the plain current table {@code t_cur}, no history: one
+     * statement over the batch as arrays, one transaction. The physical floor of replacing rows.
+     */
+    long update(String t, Workload w, int[] batch) throws SQLException {
+        return pool.with(c -> {
+            Columns columns = Columns.of(w, batch);
+            String sql = "UPDATE " + q(t + "_cur") + " AS cur SET amount = u.amount, updated_at = u.updated_at,"
+                    + " balance_index = u.balance_index, balance_version = u.balance_version FROM unnest(?::bigint[],"
+                    + " ?::text[], ?::text[], ?::numeric[], ?::timestamp[], ?::bigint[], ?::bigint[]) AS u(chain_id,"
+                    + " address, token, amount, updated_at, balance_index, balance_version) WHERE cur.chain_id = u.chain_id"
+                    + " AND cur.address = u.address AND cur.token = u.token";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                columns.bind(c, ps);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** A batch's values, column by column, as the arrays both write statements unnest. */
+    private record Columns(Long[] chain, String[] address, String[] token, BigDecimal[] amount, Timestamp[] updated,
+                           Long[] index, Long[] version) {
+
+        static Columns of(Workload w, int[] batch) {
+            int n = batch.length;
+            Columns c = new Columns(new Long[n], new String[n], new String[n], new BigDecimal[n], new Timestamp[n],
+                    new Long[n], new Long[n]);
+            for (int i = 0; i < n; i++) {
+                int key = w.key(batch[i]);
+                int v = w.version(batch[i]);
+                c.chain[i] = Workload.chainId(key);
+                c.address[i] = w.address(key);
+                c.token[i] = Workload.token(key);
+                c.amount[i] = new BigDecimal(w.amount(key, v));
+                c.updated[i] = Timestamp.valueOf(Workload.updatedAt(v));
+                c.index[i] = Workload.balanceIndex(v);
+                c.version[i] = Workload.balanceVersion(v);
+            }
+            return c;
+        }
+
+        /** Binds the seven arrays as parameters 1 to 7. */
+        void bind(Connection c, PreparedStatement ps) throws SQLException {
+            ps.setArray(1, c.createArrayOf("bigint", chain));
+            ps.setArray(2, c.createArrayOf("text", address));
+            ps.setArray(3, c.createArrayOf("text", token));
+            ps.setArray(4, c.createArrayOf("numeric", amount));
+            ps.setArray(5, c.createArrayOf("timestamp", updated));
+            ps.setArray(6, c.createArrayOf("bigint", index));
+            ps.setArray(7, c.createArrayOf("bigint", version));
+        }
     }
 
     // ---- reads: each returns the rows it read, every value fetched as text (as a client would) ------

@@ -38,8 +38,13 @@ final class KeepAliveGet {
 
     /** GET {@code pathAndQuery} (already encoded); a connection the server closed is opened again once. */
     Answer get(String pathAndQuery) throws IOException {
+        return get(pathAndQuery, "");
+    }
+
+    /** The same with more request headers, each ending in CRLF (If-None-Match, for conditional reads). */
+    Answer get(String pathAndQuery, String headers) throws IOException {
         byte[] request = ("GET " + pathAndQuery + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n"
-                + (apiKey == null || apiKey.isEmpty() ? "" : "X-API-Key: " + apiKey + "\r\n") + "\r\n")
+                + (apiKey == null || apiKey.isEmpty() ? "" : "X-API-Key: " + apiKey + "\r\n") + headers + "\r\n")
                 .getBytes(StandardCharsets.UTF_8);
         Connection open = connections.get();
         if (open != null) {
@@ -84,7 +89,9 @@ final class KeepAliveGet {
                 }
             }
             long bytes = 0;
-            if (chunked) {
+            if (status == 304 || status == 204) {
+                // No body, whatever the headers say (RFC 9110 15.4.5).
+            } else if (chunked) {
                 for (long size = Long.parseLong(readLine().trim(), 16); size > 0;
                      size = Long.parseLong(readLine().trim(), 16)) {
                     in.skipNBytes(size);

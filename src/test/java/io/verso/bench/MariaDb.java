@@ -121,6 +121,36 @@ final class MariaDb implements AutoCloseable {
         });
     }
 
+    /** UPDATE of existing keys of the system-versioned table: one statement per row, one transaction. */
+    int update(String t, Workload w, int[] batch) throws SQLException {
+        return pool.with(c -> {
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE " + t + " SET amount = ?, updated_at = ?,"
+                    + " balance_index = ?, balance_version = ? WHERE" + KEY)) {
+                for (int write : batch) {
+                    int key = w.key(write);
+                    int v = w.version(write);
+                    ps.setString(1, w.amount(key, v));
+                    ps.setTimestamp(2, Timestamp.valueOf(Workload.updatedAt(v)));
+                    ps.setLong(3, Workload.balanceIndex(v));
+                    ps.setLong(4, Workload.balanceVersion(v));
+                    ps.setLong(5, Workload.chainId(key));
+                    ps.setString(6, w.address(key));
+                    ps.setString(7, Workload.token(key));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+                c.commit();
+                return batch.length;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        });
+    }
+
     // ---- reads ------------------------------------------------------------------------------------
 
     private static final String KEY = " chain_id = ? AND address = ? AND token = ?";

@@ -93,6 +93,34 @@ final class VersoClient {
         return commit(sql(text.toString(), params.toString()));
     }
 
+    /** The most statements one request may hold (verso.max-statements, its default). */
+    static final int MAX_STATEMENTS = 100;
+
+    /**
+     * UPDATE statements by full key, one per write, {@link #MAX_STATEMENTS} to a request (so one commit per
+     * hundred writes); returns the last commit.
+     */
+    long updateSql(String table, Workload w, int[] batch) throws IOException, InterruptedException {
+        String one = "UPDATE " + table + " SET amount = ?, updated_at = ?, balance_index = ?, balance_version = ?"
+                + " WHERE chain_id = ? AND address = ? AND token = ?;";
+        long commit = 0;
+        for (int from = 0; from < batch.length; from += MAX_STATEMENTS) {
+            StringBuilder text = new StringBuilder(MAX_STATEMENTS * (one.length() + 1));
+            StringBuilder params = new StringBuilder(MAX_STATEMENTS * 150);
+            for (int i = from; i < Math.min(batch.length, from + MAX_STATEMENTS); i++) {
+                int key = w.key(batch[i]);
+                int v = w.version(batch[i]);
+                text.append(one).append(' ');
+                params.append(i == from ? "\"" : ",\"").append(w.amount(key, v)).append("\",\"")
+                        .append(Workload.updatedAt(v)).append("\",").append(Workload.balanceIndex(v)).append(',')
+                        .append(Workload.balanceVersion(v)).append(',').append(Workload.chainId(key)).append(",\"")
+                        .append(w.address(key)).append("\",\"").append(Workload.token(key)).append('"');
+            }
+            commit = commit(sql(text.toString(), params.toString()));
+        }
+        return commit;
+    }
+
     long writeGraphql(String table, Workload w, int[] batch) throws IOException, InterruptedException {
         StringBuilder b = new StringBuilder(batch.length * 200);
         b.append("{\"query\":\"mutation W($rows: [").append(table).append("_input!]!) { upsert_").append(table)

@@ -15,6 +15,8 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
+import io.verso.plan.Plan;
+import io.verso.plan.Planner;
 import io.verso.sql.SqlParser;
 import io.verso.sql.ast.Statement;
 import io.verso.support.StatementKinds;
@@ -95,31 +97,51 @@ class GoldenCompilerTests {
             } else if (statement instanceof Statement.Update update && lookup(update.table().name()).systemVersioned()) {
                 TableDef table = lookup(update.table().name());
                 Map<String, io.verso.sql.ast.Expr> assigned = SystemTables.assignments(update, table);
-                ExprCompiler exprs = new ExprCompiler(SystemTables.refs(table, update.where(), assigned.values(),
-                        params.size()), params);
+                ExprCompiler exprs = SelectCompiler.expressions(ReadAnalyzer.matched(update.table(),
+                        List.copyOf(assigned.values()), update.where(), "UPDATE ... SET", name -> lookup(name.name()),
+                        asOf, params.size()), params);
                 out.add(SystemCompiler.update(table, table.name(), assigned, update.where(), exprs, 42, COMMIT_TIME)
                         .render());
             } else if (statement instanceof Statement.Delete delete && lookup(delete.table().name()).systemVersioned()) {
                 TableDef table = lookup(delete.table().name());
                 SystemTables.checkDelete(delete, table);
-                ExprCompiler exprs = new ExprCompiler(SystemTables.refs(table, delete.where(), List.of(),
-                        params.size()), params);
+                ExprCompiler exprs = SelectCompiler.expressions(ReadAnalyzer.matched(delete.table(), List.of(),
+                        delete.where(), "DELETE", name -> lookup(name.name()), asOf, params.size()), params);
                 out.add(SystemCompiler.delete(table, table.name(), delete.where(), exprs, 42, COMMIT_TIME).render());
+            } else if (statement instanceof Statement.Update update
+                    && lookup(update.table().name()).mode() == TableMode.APPEND) {
+                TableDef table = lookup(update.table().name());
+                Map<String, io.verso.sql.ast.Expr> assigned = SystemTables.assignments(update, table);
+                ExprCompiler exprs = SelectCompiler.expressions(ReadAnalyzer.matched(update.table(),
+                        List.copyOf(assigned.values()), update.where(), "UPDATE ... SET", name -> lookup(name.name()),
+                        asOf, params.size()), params);
+                out.add(AppendCompiler.update(table, table.name(), assigned, update.where(), exprs, 42, 7).render());
+            } else if (statement instanceof Statement.Delete delete
+                    && lookup(delete.table().name()).mode() == TableMode.APPEND) {
+                TableDef table = lookup(delete.table().name());
+                SystemTables.checkDelete(delete, table);
+                ExprCompiler exprs = SelectCompiler.expressions(ReadAnalyzer.matched(delete.table(), List.of(),
+                        delete.where(), "DELETE", name -> lookup(name.name()), asOf, params.size()), params);
+                out.add(AppendCompiler.delete(table, table.name(), delete.where(), exprs, 42).render());
             } else if (statement instanceof Statement.AlterSystemVersioning alter) {
                 TableDef table = lookup(tables, alter.table());
                 SystemTables.checkAlter(alter, table);
                 SystemCompiler.convert(table, SystemTables.converted(table), 42, COMMIT_TIME)
                         .forEach(sql -> out.add(sql.render()));
-            } else if (statement instanceof Statement.InsertRows insert && insert.query() != null) {
-                // The query's rows, read as text per target column; they are then written as listed rows are.
-                TableDef table = lookup(insert.table().name());
-                List<io.verso.catalog.ColumnDef> columns = WriteAnalyzer.namedColumns(insert, table).stream()
-                        .map(n -> table.column(n.name()).orElseThrow()).toList();
-                out.add(WriteCompiler.queriedRows(ReadAnalyzer.query(insert.query(), name -> lookup(name.name()), asOf,
-                        params.size()), table, columns, insert.query().orderBy().isEmpty(), params).render());
-            } else if (statement instanceof Statement.Select select) {
-                out.add(SelectCompiler.compile(ReadAnalyzer.select(select, name -> lookup(name.name()), asOf,
-                        params.size()), params).render());
+            } else if (statement instanceof Statement.Select || statement instanceof Statement.Update
+                    || statement instanceof Statement.Delete
+                    || statement instanceof Statement.InsertRows insert && insert.query() != null) {
+                // What the planner reads with, as the engine runs it (plan/Planner: SELECT, the query of INSERT ...
+                // SELECT, the rows UPDATE and DELETE ... WHERE match); a DELETE naming every key writes at once.
+                Plan plan = Planner.plan(statement, (name, privileges) -> lookup(name.name()), asOf, params);
+                plan.queries().forEach(query -> out.add(query.render()));
+                if (plan instanceof Plan.Delete delete && delete.read() == null) {
+                    BoundChange.Delete bound = delete.bound();
+                    for (GroupBatch batch : WriteAnalyzer.batches(bound.table(), WriteAnalyzer.tombstones(bound,
+                            bound.keys()), bound.table().versionedGroups(), true, 0, bound.pos())) {
+                        out.add(WriteCompiler.groupWrite(batch, 42).render());
+                    }
+                }
             } else if (statement instanceof Statement.InsertRows insert) {
                 TableDef table = lookup(insert.table().name());
                 var rows = WriteAnalyzer.rows(insert, table, params);
@@ -130,20 +152,6 @@ class GoldenCompilerTests {
                     out.add(table.mode() == TableMode.APPEND
                             ? WriteCompiler.append(table, batch.columns(), batch.values(), batch.positions(), 42).render()
                             : WriteCompiler.groupWrite(batch, 42).render());
-                }
-            } else if (statement instanceof Statement.Update update) {
-                out.add(WriteCompiler.updatedRows(WriteAnalyzer.update(update, lookup(update.table().name()),
-                        params.size()), params).render());
-            } else if (statement instanceof Statement.Delete delete) {
-                TableDef table = lookup(delete.table().name());
-                BoundChange.Delete bound = WriteAnalyzer.delete(delete, table, params);
-                if (bound.keys() == null) {
-                    out.add(WriteCompiler.deletedKeys(bound, params).render());
-                } else {
-                    for (GroupBatch batch : WriteAnalyzer.batches(table, WriteAnalyzer.tombstones(bound, bound.keys()),
-                            table.versionedGroups(), true, 0, delete.pos())) {
-                        out.add(WriteCompiler.groupWrite(batch, 42).render());
-                    }
                 }
             } else if (statement instanceof Statement.DropTable drop) {
                 out.add(DdlCompiler.dropTable(lookup(drop.name().name())).render());
@@ -207,6 +215,8 @@ class GoldenCompilerTests {
                 LifecycleCompiler.erase(table, erasure.values()).forEach(sql -> out.add(sql.render()));
                 out.add(LifecycleCompiler.recordErasure(42, table.name(), erasure.recorded().toString(), "tester")
                         .render());
+            } else if (statement instanceof Statement.CreateDerived create) {
+                derived(create, asOf).forEach(sql -> out.add(sql.render()));
             } else if (statement instanceof Statement.CreateTable create) {
                 TableDef def = DdlAnalyzer.createTable(create, 42);
                 TableDef table = new TableDef(9, def.name(), def.mode(), def.columns(), def.groups(), 0, 42);
@@ -216,6 +226,48 @@ class GoldenCompilerTests {
             }
         }
         return String.join("\n\n", out);
+    }
+
+    /**
+     * CREATE DERIVED TABLE and its upkeep (derive/Deriver runs these): the table, its catalog row, the
+     * probe for its column types, the source commits a build replays, the difference of a whole
+     * recompute and of one limited to key value 1 (a keyless table: the insert of its query's rows), and
+     * the rows a commit changed in each source. The column types are what PostgreSQL would answer for a
+     * plain column (the source column's own) or a count (bigint).
+     */
+    private static List<CompiledSql> derived(Statement.CreateDerived create, AsOfResolver asOf) {
+        io.verso.analyze.BoundSelect bound = ReadAnalyzer.query(create.query(), name -> lookup(name.name()), asOf, 0);
+        List<String> columns = new ArrayList<>();
+        for (String column : bound.columns()) {
+            String type = bound.relations().stream().flatMap(r -> r.table().columns().stream())
+                    .filter(c -> c.name().equals(column)).map(c -> c.type().sql()).findFirst().orElse("bigint");
+            columns.add(column + " " + type);
+        }
+        boolean keyless = create.primaryKey().isEmpty();
+        TableDef def = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse("CREATE TABLE "
+                + create.name().name() + " (" + String.join(", ", columns) + (keyless ? "" : ", PRIMARY KEY ("
+                + String.join(", ", create.primaryKey().stream().map(io.verso.sql.ast.Ident::name).toList()) + ")")
+                + ") " + (keyless ? "APPEND" : "VERSIONED")).statements().get(0), 42);
+        TableDef table = new TableDef(9, def.name(), def.mode(), def.columns(), def.groups(), 0, 42);
+        List<TableDef> sources = bound.relations().stream().map(io.verso.analyze.BoundRelation::table).distinct()
+                .toList();
+        List<CompiledSql> out = new ArrayList<>(DdlCompiler.createTable(table));
+        out.add(DerivedCompiler.record(table.id(), create.text(), sources.stream().map(TableDef::name).toList(), 42));
+        out.add(DerivedCompiler.noRows(bound));
+        out.add(DerivedCompiler.sourceCommits(sources, 42));
+        if (keyless) {
+            out.add(DerivedCompiler.append(table, bound, 42));
+        } else {
+            out.add(DerivedCompiler.difference(table, bound, null));
+            out.add(DerivedCompiler.difference(table, bound, new DerivedCompiler.Among(table.keyColumns(),
+                    table.keyColumns().stream().map(k -> new String[] {"1"}).toList())));
+        }
+        for (TableDef source : sources) {
+            List<io.verso.catalog.ColumnDef> changed = source.mode() == TableMode.APPEND ? source.columns()
+                    : source.keyColumns();
+            out.add(DerivedCompiler.changedValues(source, changed, 42, 10_001));
+        }
+        return out;
     }
 
     private static TableDef lookup(Map<String, TableDef> tables, io.verso.sql.ast.Ident name) {
@@ -244,6 +296,7 @@ class GoldenCompilerTests {
             Map.entry(Statement.Describe.class, "a catalog listing"),
             Map.entry(Statement.ShowCreateTable.class, "a catalog listing"),
             Map.entry(Statement.ShowDerived.class, "a catalog listing"),
+            Map.entry(Statement.Explain.class, "prints its statement's plan: golden-plans/ (plan/GoldenPlanTests)"),
             Map.entry(Statement.ShowGrants.class, "a catalog listing"),
             Map.entry(Statement.CreateRole.class, "access control: catalog rows only (engine/AccessStatements)"),
             Map.entry(Statement.DropRole.class, "access control: catalog rows only (engine/AccessStatements)"),
@@ -253,9 +306,7 @@ class GoldenCompilerTests {
             Map.entry(Statement.CreateView.class, "catalog only: the query is analysed, stored, and read at each use"),
             Map.entry(Statement.DropView.class, "catalog only"),
             Map.entry(Statement.DeleteKeys.class, "no statement text (REST and GraphQL build it); compiled as "
-                    + "DELETE by named keys is, delete_named_keys.sql"),
-            Map.entry(Statement.CreateDerived.class, "the table as CREATE TABLE; its build's SQL is derive/'s "
-                    + "(DerivedTablesTests, DerivedTableProperties)"));
+                    + "DELETE by named keys is, delete_named_keys.sql"));
 
     @Test
     void everyKindOfStatementHasAGoldenFile() throws IOException {

@@ -48,6 +48,8 @@ class DocsCoverageTests {
                 "image builds, Kubernetes and Helm commands; log and problem samples"));
         PAGES.put("docs/benchmark.md", new Page(Set.of(), "", Set.of("shell"), "the benchmark's own run"));
         PAGES.put("docs/console.md", new Page(Set.of(), "", Set.of(), "no examples"));
+        PAGES.put("docs/pgwire.md", new Page(Set.of("sh", "python", "js", "sql"), "PgWireDocsTests", Set.of("java"),
+                "a pgjdbc fragment; PgWireTests runs the same through pgjdbc"));
     }
 
     @Test

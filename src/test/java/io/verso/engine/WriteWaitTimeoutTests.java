@@ -55,6 +55,8 @@ class WriteWaitTimeoutTests extends IntegrationTest {
     @Autowired
     private Deriver deriver;
     @Autowired
+    private ObjectProvider<CommitListener> listeners;
+    @Autowired
     private DataSource dataSource;
 
     private StatementEngine engine;
@@ -64,9 +66,10 @@ class WriteWaitTimeoutTests extends IntegrationTest {
     void engineWithAShortTimeout() {
         VersoProperties shortTimeout = new VersoProperties(TIMEOUT, properties.maxRequestBytes(),
                 properties.maxStatements(), properties.maxResultRows(), properties.maxResultChars(),
-                properties.workMem(), properties.tempFileLimit(), properties.maxConcatBytes());
+                properties.workMem(), properties.tempFileLimit(), properties.maxConcatBytes(),
+                properties.maxRecursiveRows());
         engine = new StatementEngine(catalog, views, runner, shortTimeout, transactions, observer, access, router,
-                deriver);
+                deriver, listeners);
         t = table("waits");
         sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT) VERSIONED");
     }
@@ -74,7 +77,7 @@ class WriteWaitTimeoutTests extends IntegrationTest {
     @Test
     void aWriterWaitingForTheCommitLockTimesOutAndWritesNothing() throws SQLException {
         // What a DDL statement or an UPDATE ... WHERE of another request holds while it runs.
-        whileHeld("SELECT pg_advisory_xact_lock(" + StatementEngine.COMMIT_LOCK + ")", () -> {
+        whileHeld("SELECT pg_advisory_xact_lock(" + CommitProtocol.COMMIT_LOCK + ")", () -> {
             refusedWithinTheTimeout("UPSERT INTO " + t + " VALUES (1, 'a')");
             refusedWithinTheTimeout("UPDATE " + t + " SET v = 'b' WHERE k = 1");
         });

@@ -125,6 +125,7 @@ class AbuseTests {
             // small UPSERT are light, so they are admitted while the heavy places are full.
             ConcurrentLinkedQueue<Long> lightSql = new ConcurrentLinkedQueue<>();
             ConcurrentLinkedQueue<Long> smallWrites = new ConcurrentLinkedQueue<>();
+            java.util.concurrent.atomic.AtomicInteger writerWaitRetries = new java.util.concurrent.atomic.AtomicInteger();
             for (int t = 0; t < 2; t++) {
                 int caller = t;
                 pool.submit(() -> {
@@ -135,6 +136,15 @@ class AbuseTests {
                                 ? HTTP.send(base, "POST", "/v1/sql", sql("SELECT v FROM items WHERE id = ?", key))
                                 : HTTP.send(base, "POST", "/v1/sql", sql("UPSERT INTO notes VALUES (?, ?)", key, "n" + i));
                         (caller == 0 ? lightSql : smallWrites).add((System.nanoTime() - started) / 1_000_000);
+                        if (caller == 1 && r.statusCode() == 400 && r.body().contains("for other writers to finish")) {
+                            // Behind a 16 MiB write that ran into the timeout itself (a loaded machine), a small
+                            // write's wait for the earlier commit ends in the same timeout: refused with nothing
+                            // written and "retry it". A client retries once, as told; that retry must succeed.
+                            writerWaitRetries.incrementAndGet();
+                            started = System.nanoTime();
+                            r = HTTP.send(base, "POST", "/v1/sql", sql("UPSERT INTO notes VALUES (?, ?)", key, "n" + i));
+                            smallWrites.add((System.nanoTime() - started) / 1_000_000);
+                        }
                         if (r.statusCode() != 200 || caller == 0 && !r.body().contains("\"v" + key + "\"")) {
                             lightFailures.add((caller == 0 ? "one-key SELECT " : "small UPSERT ") + r.statusCode() + " "
                                     + r.body());
@@ -166,7 +176,8 @@ class AbuseTests {
                     + sqlLatencies.get(sqlLatencies.size() - 1) + " ms");
             System.out.println("abuse: small UPSERTs over /v1/sql " + writeLatencies.size() + ", p50 "
                     + percentile(writeLatencies, 0.5) + " ms, p99 " + percentile(writeLatencies, 0.99) + " ms, max "
-                    + writeLatencies.get(writeLatencies.size() - 1) + " ms");
+                    + writeLatencies.get(writeLatencies.size() - 1) + " ms, retried after a writer wait "
+                    + writerWaitRetries.get());
             System.out.println("abuse: heavy requests " + heavy.size() + ", slowest " + slowest + " ms: " + codes);
             assertThat(lightFailures).as("one-key reads and small writes that failed").isEmpty();
             assertThat(p99).as("one-key read p99 (ms) under abuse; baseline p99 " + baselineP99).isLessThan(bound);

@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * PostgreSQL goes away under a running service and comes back: every surface answers 503
  * DATABASE_UNAVAILABLE (GraphQL: the same code in its errors) with Retry-After within a few seconds,
- * never a 500 or the pool's 30 s wait; readiness goes DOWN; writes work again by themselves once
+ * never a 500 or the pool's 30 s wait; readiness and health go DOWN (503); writes work again by themselves once
  * PostgreSQL is back. Runs against a private embedded PostgreSQL, never the shared one.
  */
 class DatabaseOutageTests {
@@ -84,6 +84,10 @@ class DatabaseOutageTests {
             assertThat(graphql.statusCode()).isIn(200, 503);
             assertThat(graphql.body()).contains("DATABASE_UNAVAILABLE");
             assertThat(send(base, "GET", "/actuator/health/readiness", null, -1).statusCode()).isEqualTo(503);
+            // The whole health too: DOWN with 503 (the migrations component cannot ask the database either).
+            HttpResponse<String> health = send(base, "GET", "/actuator/health", null, -1);
+            assertThat(health.statusCode()).as(health.body()).isEqualTo(503);
+            assertThat(SqlClient.JSON.readTree(health.body()).path("status").asString()).isEqualTo("DOWN");
 
             pg = EmbeddedPostgres.builder().setDataDirectory(data).setCleanDataDirectory(false).setPort(pgPort).start();
             long back = System.nanoTime();
@@ -101,6 +105,7 @@ class DatabaseOutageTests {
                     200).body());
             assertThat(rows.path("results").get(0).path("rows").toString()).isEqualTo("[[1],[4]]");
             assertThat(send(base, "GET", "/actuator/health/readiness", null, -1).statusCode()).isEqualTo(200);
+            assertThat(send(base, "GET", "/actuator/health", null, -1).statusCode()).isEqualTo(200);
         } finally {
             if (app != null) {
                 app.close();

@@ -42,7 +42,10 @@ import tools.jackson.databind.JsonNode;
  * a lost machine would: nothing flushed but the WAL, crash recovery at the next start), several times. Then: every
  * acknowledged write is present; a request refused with an answer applied nothing; a request whose answer
  * was lost (connection dropped, or DATABASE_UNAVAILABLE while PostgreSQL went down mid-commit) applied all
- * of its rows or none; AS OF answers taken before the faults are unchanged. The counts are printed.
+ * of its rows or none; AS OF answers taken before the faults are unchanged. Writers retry as the retry
+ * protocol says, with the same Idempotency-Key, until they have an answer: no request is applied twice,
+ * and no retry is told IDEMPOTENCY_KEY_IN_FLIGHT more than 5 s after the service was ready again (a claim
+ * whose service or database died is recognised as gone). The counts are printed.
  * {@code -Dverso.faults.kills=3 -Dverso.faults.restarts=2 -Dverso.faults.crashes=2
  * -Dverso.faults.steady-seconds=5} set its size.
  */
@@ -59,7 +62,13 @@ class FaultHarnessTests {
     record Sent(long request, int writer, String outcome) {
     }
 
+    /** Retried outcomes: the service or database is away, or the first run may still be running. */
+    private static final Set<String> RETRIED = Set.of("lost", "unreachable", "503 DATABASE_UNAVAILABLE",
+            "503 OVERLOADED", "409 IDEMPOTENCY_KEY_IN_FLIGHT");
+
     private final Path folder;
+    /** When the service answered ready, after each start and each PostgreSQL fault. */
+    private final ConcurrentLinkedQueue<Long> ready = new ConcurrentLinkedQueue<>();
     private int pgPort;
     private int servicePort;
     private EmbeddedPostgres pg;
@@ -80,7 +89,8 @@ class FaultHarnessTests {
             startService();
             String base = "http://localhost:" + servicePort;
             expect(base, sql("CREATE TABLE base (id INT PRIMARY KEY, v TEXT) VERSIONED; "
-                    + "CREATE TABLE acks (id BIGINT PRIMARY KEY, w INT, req BIGINT) VERSIONED"));
+                    + "CREATE TABLE acks (id BIGINT PRIMARY KEY, w INT, req BIGINT) VERSIONED; "
+                    + "CREATE TABLE applied (req BIGINT) APPEND"));
             for (int i = 0; i < BASE_ROWS; i++) {
                 expect(base, sql("UPSERT INTO base VALUES (?, ?)", i, "start-" + i));
             }
@@ -97,6 +107,9 @@ class FaultHarnessTests {
             AtomicLong requests = new AtomicLong();
             ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
             AtomicInteger reads = new AtomicInteger();
+            AtomicInteger retries = new AtomicInteger();
+            // Each IN_FLIGHT answer: when, and when its request was first sent.
+            ConcurrentLinkedQueue<long[]> inFlight = new ConcurrentLinkedQueue<>();
             ExecutorService pool = Executors.newFixedThreadPool(6);
             for (int w = 0; w < 4; w++) {
                 int writer = w;
@@ -105,16 +118,31 @@ class FaultHarnessTests {
                         long req = requests.incrementAndGet();
                         String values = LongStream.range(0, ROWS).mapToObj(r -> "(" + (req * ROWS + r) + ", " + writer
                                 + ", " + req + ")").collect(Collectors.joining(", "));
+                        String body = sql("UPSERT INTO acks VALUES " + values + "; UPSERT INTO base VALUES (?, ?); "
+                                + "INSERT INTO applied VALUES (?)", (int) (req % BASE_ROWS), "req-" + req, req);
+                        // A client that follows the retry protocol: the same request with the same key until it
+                        // has an answer that is not "try again".
+                        Map<String, String> key = Map.of("Idempotency-Key", "faults-" + req);
                         String outcome;
-                        try {
-                            HttpResponse<String> r = HTTP.send(base, "POST", "/v1/sql", sql("UPSERT INTO acks VALUES " + values
-                                    + "; UPSERT INTO base VALUES (?, ?)", (int) (req % BASE_ROWS), "req-" + req));
-                            outcome = r.statusCode() == 200 ? "acked" : r.statusCode() + " "
-                                    + SqlClient.JSON.readTree(r.body()).path("code").asString();
-                        } catch (java.net.ConnectException e) {
-                            outcome = "unreachable"; // the service is down: nothing was sent
-                        } catch (Exception e) {
-                            outcome = "lost";
+                        long firstSent = System.nanoTime();
+                        while (true) {
+                            try {
+                                HttpResponse<String> r = HTTP.send(base, "POST", "/v1/sql", body, key);
+                                outcome = r.statusCode() == 200 ? "acked" : r.statusCode() + " "
+                                        + SqlClient.JSON.readTree(r.body()).path("code").asString();
+                            } catch (java.net.ConnectException e) {
+                                outcome = "unreachable"; // the service is down: nothing was sent
+                            } catch (Exception e) {
+                                outcome = "lost";
+                            }
+                            if (outcome.equals("409 IDEMPOTENCY_KEY_IN_FLIGHT")) {
+                                inFlight.add(new long[] {System.nanoTime(), firstSent});
+                            }
+                            if (stop.get() || !RETRIED.contains(outcome)) {
+                                break;
+                            }
+                            retries.incrementAndGet();
+                            Thread.sleep(200);
                         }
                         sent.add(new Sent(req, writer, outcome));
                         Thread.sleep(outcome.equals("acked") ? 5 : 200);
@@ -157,12 +185,14 @@ class FaultHarnessTests {
                     crashPostgres();
                     Thread.sleep(1000);
                     startPostgres();
+                    awaitReady();
                     crashes++;
                     what = "PostgreSQL crashed (SIGKILL of the postmaster and its backends) and recovered";
                 } else {
                     pg.close();
                     Thread.sleep(1000);
                     startPostgres();
+                    awaitReady();
                     restarts++;
                     what = "PostgreSQL restarted (fast shutdown)";
                 }
@@ -196,9 +226,14 @@ class FaultHarnessTests {
                     if (present != ROWS) {
                         problems.add("acknowledged request " + s.request() + " has " + present + " of " + ROWS + " rows");
                     }
-                } else if (s.outcome().equals("lost") || s.outcome().equals("unreachable")
-                        || s.outcome().equals("503 DATABASE_UNAVAILABLE")) {
-                    // The answer may have been lost after the commit: all or nothing.
+                } else if (s.outcome().equals("409 IDEMPOTENT_REQUEST_COMMITTED")) {
+                    // Its first run committed and the answer was lost: the retry is told, and the rows are there.
+                    acked++;
+                    if (present != ROWS) {
+                        problems.add("committed request " + s.request() + " has " + present + " of " + ROWS + " rows");
+                    }
+                } else if (RETRIED.contains(s.outcome())) {
+                    // Still retrying when the run stopped; an answer may have been lost after a commit: all or nothing.
                     lost++;
                     if (present == ROWS) {
                         lostApplied++;
@@ -211,6 +246,32 @@ class FaultHarnessTests {
                         problems.add("refused request " + s.request() + " (" + s.outcome() + ") applied " + present);
                     }
                 }
+            }
+            // No request applied twice, however often it was retried.
+            JsonNode twice = expect(base, sql("SELECT req, count(*) FROM applied GROUP BY req HAVING count(*) > 1"))
+                    .path("results").get(0).path("rows");
+            if (!twice.isEmpty()) {
+                problems.add("requests applied more than once: " + twice);
+            }
+            // A retry is answered (its stored answer, its commit, or it runs) within 5 s of the service being
+            // ready after a fault: a claim whose service or database died is recognised as gone.
+            long late = 0;
+            long latest = 0;
+            for (long[] answer : inFlight) {
+                long t = answer[0];
+                long readyBefore = ready.stream().filter(r -> r <= t).mapToLong(Long::longValue).max().orElse(0);
+                if (answer[1] >= readyBefore) {
+                    continue; // first sent to the running service: its first run may well be running still
+                }
+                long after = (t - readyBefore) / 1_000_000;
+                latest = Math.max(latest, after);
+                if (after > 5_000) {
+                    late++;
+                }
+            }
+            if (late > 0) {
+                problems.add(late + " retries were still told IDEMPOTENCY_KEY_IN_FLIGHT more than 5 s after the service "
+                        + "was ready (the latest " + latest + " ms after)");
             }
             int unchanged = 0;
             for (int i = 0; i < asOfQueries.size(); i++) {
@@ -228,7 +289,9 @@ class FaultHarnessTests {
                     + problems.stream().noneMatch(p -> p.startsWith("acknowledged")) + "; refused with an answer " + refused
                     + " (none applied: " + problems.stream().noneMatch(p -> p.startsWith("refused")) + "); answer lost "
                     + lost + " (applied whole " + lostApplied + ", not applied " + (lost - lostApplied) + "); AS OF answers "
-                    + unchanged + "/" + asOfQueries.size() + " unchanged; one-key reads answered " + reads.get());
+                    + unchanged + "/" + asOfQueries.size() + " unchanged; one-key reads answered " + reads.get()
+                    + "; retries with the same Idempotency-Key " + retries.get() + ", told IN_FLIGHT " + inFlight.size()
+                    + " (the latest " + latest + " ms after the service was ready)");
             assertThat(problems).isEmpty();
             assertThat(acked).isGreaterThan(0);
             assertThat(kills + restarts + crashes).isEqualTo(KILLS + RESTARTS + CRASHES);
@@ -286,6 +349,7 @@ class FaultHarnessTests {
             try {
                 if (HTTP.send("http://localhost:" + servicePort, "GET", "/actuator/health/readiness", null)
                         .statusCode() == 200) {
+                    ready.add(System.nanoTime());
                     return;
                 }
             } catch (Exception e) {
@@ -295,6 +359,24 @@ class FaultHarnessTests {
             Thread.sleep(250);
         }
         throw new AssertionError("the service was not ready within 120 s (see " + log + ")");
+    }
+
+    /** Waits until the running service says it is ready again (PostgreSQL is back), and notes when. */
+    private void awaitReady() throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (HTTP.send("http://localhost:" + servicePort, "GET", "/actuator/health/readiness", null)
+                        .statusCode() == 200) {
+                    ready.add(System.nanoTime());
+                    return;
+                }
+            } catch (Exception e) {
+                // not answering yet
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the service was not ready again within 120 s of PostgreSQL's start");
     }
 
     private static JsonNode expect(String base, String body) throws Exception {

@@ -236,6 +236,27 @@ class ChangeFeedTests extends IntegrationTest {
         }
     }
 
+    /**
+     * An APPEND table's rows have no key: its feed tells an UPDATE as the old row's delete (the row in
+     * {@code before}) and the new row's insert, in the UPDATE's commit, and a DELETE as the row's delete.
+     */
+    @Test
+    void anAppendTablesFeedTellsItsUpdatesAndDeletes() throws Exception {
+        String t = table("fa");
+        sql.write("CREATE TABLE " + t + " (x INT, y TEXT) APPEND");
+        long inserted = sql.write("INSERT INTO " + t + " VALUES (1, 'a'), (2, 'b')");
+        long updated = sql.write("UPDATE " + t + " SET y = 'c' WHERE x = 1");
+        long deleted = sql.write("DELETE FROM " + t + " WHERE x = 2");
+        List<String> all = new ArrayList<>();
+        for (JsonNode change : get("/v1/tables/" + t + "/changes").get("changes")) {
+            all.add(change.get("commit").asString() + " " + change.get("op").asString() + " "
+                    + (change.get("op").asString().equals("delete") ? change.get("before") : change.get("row")));
+        }
+        assertThat(all).containsExactly(inserted + " insert {\"x\":1,\"y\":\"a\"}",
+                inserted + " insert {\"x\":2,\"y\":\"b\"}", updated + " insert {\"x\":1,\"y\":\"c\"}",
+                updated + " delete {\"x\":1,\"y\":\"a\"}", deleted + " delete {\"x\":2,\"y\":\"b\"}");
+    }
+
     private JsonNode get(String path) throws Exception {
         HttpResponse<String> response = send(path, "application/json");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
 class DerivedFeedsDocsTests extends IntegrationTest {
 
     private static final Pattern BLOCK = Pattern.compile("```(sql|sh)\\n(.*?)```", Pattern.DOTALL);
-    private static final Pattern URL = Pattern.compile("'localhost:8080(/[^']*)'");
+    /** A path as written, or {@code $build}: the page keeps the Location of the build it started in that variable. */
+    private static final Pattern URL = Pattern.compile("['\"]localhost:8080(/[^'\"]*|\\$build)['\"]");
     private static final Pattern HEADER = Pattern.compile("-H '([^:']+): ([^']*)'");
     private static final Pattern FIRST_ID = Pattern.compile("# id:(\\d+)");
     private static final Pattern DATA = Pattern.compile("-d '([^']*)'");
@@ -70,7 +71,11 @@ class DerivedFeedsDocsTests extends IntegrationTest {
             }
             Matcher url = URL.matcher(text);
             assertThat(url.find()).as(text).isTrue();
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + url.group(1))).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY);
+            assertThat(url.group(1)).as("a literal build id exists on no other install: read it from the Location\n" + text)
+                    .doesNotStartWith("/v1/derived-builds/");
+            String path = url.group(1).equals("$build") ? build : url.group(1);
+            assertThat(path).as("$build is the Location of a build started above\n" + text).isNotNull();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY);
             Matcher header = HEADER.matcher(text);
             boolean stream = false;
             while (header.find()) {
@@ -86,7 +91,7 @@ class DerivedFeedsDocsTests extends IntegrationTest {
                 build = response.headers().firstValue("Location").orElseThrow();
                 continue;
             }
-            if (url.group(1).startsWith("/v1/derived-builds/")) {
+            if (path.startsWith("/v1/derived-builds/")) {
                 JsonNode done = followBuild(build);
                 assertThat(done.get("state").asString()).as(done.toString()).isEqualTo("SUCCEEDED");
                 Matcher shownCommits = SHOWN_COMMITS.matcher(text);

@@ -22,6 +22,9 @@ final class SseClient implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     final int status;
+    final java.net.http.HttpHeaders headers;
+    /** Counted down when the server ends the response. */
+    final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
     private final InputStream body;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     private final Thread reader;
@@ -32,13 +35,22 @@ final class SseClient implements AutoCloseable {
 
     /** {@code query}: the URL's query string ({@code ?after=0}), or empty. */
     SseClient(int port, String table, String query, String lastEventId) throws Exception {
+        this(port, table, query, lastEventId, io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY);
+    }
+
+    /** As the caller {@code credentials} name (header, value, ...). */
+    SseClient(int port, String table, String query, String lastEventId, String... credentials) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/v1/tables/"
-                + table + "/changes" + query)).header(io.verso.support.TestSecurity.HEADER, io.verso.support.TestSecurity.ADMIN_KEY).header("Accept", "text/event-stream");
+                + table + "/changes" + query)).header("Accept", "text/event-stream");
+        for (int i = 0; i < credentials.length; i += 2) {
+            request.header(credentials[i], credentials[i + 1]);
+        }
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
         HttpResponse<InputStream> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
         status = response.statusCode();
+        headers = response.headers();
         body = response.body();
         reader = new Thread(this::read, "sse-test-reader");
         reader.setDaemon(true);
@@ -68,6 +80,8 @@ final class SseClient implements AutoCloseable {
             }
         } catch (Exception closed) {
             // The test dropped the connection.
+        } finally {
+            ended.countDown();
         }
     }
 

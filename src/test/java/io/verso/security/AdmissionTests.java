@@ -1,10 +1,13 @@
 package io.verso.security;
 
+import io.verso.error.VersoException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -128,6 +131,34 @@ class AdmissionTests {
     }
 
     @Test
+    void noHeaderExemptsARequestFromAdmission() throws Exception {
+        // Accept: text/event-stream once skipped admission, and /v1/sql answered such requests: heavy queries sent
+        // with it took every connection. Neither it nor an Upgrade header changes a request's class now.
+        AdmissionFilter filter = new AdmissionFilter(properties(1, 0), new MockEnvironment(), new SimpleMeterRegistry());
+        filter.places(AdmissionFilter.Kind.HEAVY).acquire();
+        try {
+            for (MockHttpServletRequest request : List.of(request("POST", "/v1/sql", 100 << 10),
+                    request("POST", "/graphql", 10), request("GET", "/v1/tables/t/changes", 0),
+                    request("GET", "/v1/tables/t/rows", 0))) {
+                for (String[] header : List.of(new String[] {"Accept", "text/event-stream"},
+                        new String[] {"Accept", "application/json, text/event-stream"},
+                        new String[] {"Upgrade", "websocket"})) {
+                    request.addHeader(header[0], header[1]);
+                    MockHttpServletResponse response = new MockHttpServletResponse();
+                    boolean[] ran = new boolean[1];
+                    filter.doFilter(request, response, (rq, rs) -> ran[0] = true);
+                    assertThat(ran[0]).as(request.getRequestURI() + " with " + header[0]).isFalse();
+                    assertThat(response.getStatus()).isEqualTo(503);
+                    assertThat(response.getContentAsString()).contains("OVERLOADED");
+                    assertThat(response.getHeader("Retry-After")).isEqualTo("1");
+                }
+            }
+        } finally {
+            filter.places(AdmissionFilter.Kind.HEAVY).release();
+        }
+    }
+
+    @Test
     void heavyRequestsWaitOnlyOnRequestThreadsLeftBeyondTheirPlacesAndTheLightReserve() throws Exception {
         // Six request threads: one heavy place, one large place and three kept for light requests leave one.
         MockEnvironment environment = new MockEnvironment().withProperty("server.tomcat.threads.max", "6");
@@ -178,5 +209,25 @@ class AdmissionTests {
         assertThat(last.getContentAsString()).contains("RATE_LIMITED");
         assertThat(last.getHeader("Retry-After")).isEqualTo("1");
         assertThat(registry.get("verso.admission.rejections").tag("limit", "rate").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aRequestOutsideHttpIsHeldToTheSameRateByCaller() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AdmissionFilter filter = new AdmissionFilter(properties(0, 1), new MockEnvironment(), registry);
+        // PostgreSQL-protocol requests (StatementAdmission) with security off, so the address is the caller:
+        // a burst of two, then refused, as over HTTP.
+        assertThat(admit(filter, "10.0.0.7")).isEqualTo("ran");
+        assertThat(admit(filter, "10.0.0.7")).isEqualTo("ran");
+        VersoException refused = org.junit.jupiter.api.Assertions.assertThrows(VersoException.class,
+                () -> admit(filter, "10.0.0.7"));
+        assertThat(refused.code()).isEqualTo(io.verso.error.ErrorCode.RATE_LIMITED);
+        // Another address is another caller.
+        assertThat(admit(filter, "10.0.0.8")).isEqualTo("ran");
+        assertThat(registry.get("verso.admission.rejections").tag("limit", "rate").counter().count()).isEqualTo(1);
+    }
+
+    private static String admit(AdmissionFilter filter, String address) {
+        return Caller.as(VersoPrincipal.SYSTEM, () -> filter.admitStatements(10, address, () -> "ran"));
     }
 }

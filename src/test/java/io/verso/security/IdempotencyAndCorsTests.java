@@ -86,6 +86,87 @@ class IdempotencyAndCorsTests extends IntegrationTest {
                 Long.class, failing)).isZero();
     }
 
+    @Autowired
+    private javax.sql.DataSource dataSource;
+
+    @Autowired
+    private io.verso.engine.StatementEngine engine;
+
+    /**
+     * A claim lives with the database session that made it: while that session lives the first request may
+     * still run (409 IN_FLIGHT); once it is gone, as when its service or PostgreSQL died, the next retry runs
+     * at once rather than after verso.security.idempotency.in-flight (2 min).
+     */
+    @Test
+    void aClaimWhoseSessionIsGoneIsTakenOverByTheNextRetry() throws Exception {
+        String t = table("idem_gone");
+        sql.run("CREATE TABLE " + t + " (at INT, note TEXT) APPEND");
+        String key = UUID.randomUUID().toString();
+        String body = sqlBody("INSERT INTO " + t + " VALUES (1, 'run')");
+        assertThat(post("/v1/sql", body, "Idempotency-Key", key).statusCode()).isEqualTo(200);
+        // As a request whose service died before it committed leaves its claim: unanswered, no commit, and
+        // owned by the session that claimed it, here one of the test's own, outside the service's pool.
+        var hikari = dataSource.unwrap(com.zaxxer.hikari.HikariDataSource.class);
+        int owner;
+        try (java.sql.Connection session = java.sql.DriverManager.getConnection(hikari.getJdbcUrl(),
+                hikari.getUsername(), hikari.getPassword());
+             var claim = session.prepareStatement("UPDATE verso.idempotency_keys SET status = NULL, content_type = NULL, "
+                     + "body = NULL, commit_seq = NULL, owner_pid = a.pid, owner_started = a.backend_start "
+                     + "FROM pg_stat_get_activity(pg_backend_pid()) a WHERE key = ? RETURNING a.pid")) {
+            claim.setString(1, key);
+            try (var rs = claim.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                owner = rs.getInt(1);
+            }
+            HttpResponse<String> running = post("/v1/sql", body, "Idempotency-Key", key);
+            assertThat(running.statusCode()).as(running.body()).isEqualTo(409);
+            assertThat(SqlClient.JSON.readTree(running.body()).path("code").asString())
+                    .isEqualTo("IDEMPOTENCY_KEY_IN_FLIGHT");
+
+            // The owner's session is killed, and PostgreSQL has let go of it.
+            assertThat(jdbc.queryForObject("SELECT pg_terminate_backend(?, 5000)", Boolean.class, owner)).isTrue();
+        }
+        long started = System.nanoTime();
+        HttpResponse<String> retry = post("/v1/sql", body, "Idempotency-Key", key);
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        assertThat(retry.statusCode()).as(retry.body()).isEqualTo(200);
+        assertThat(retry.headers().firstValue("Idempotency-Replayed")).as("it ran").isEmpty();
+        assertThat(count(t)).isEqualTo(2);
+        assertThat(ms).isLessThan(5_000);
+        // Its answer is stored as any first answer: the next retry is a replay.
+        HttpResponse<String> replay = post("/v1/sql", body, "Idempotency-Key", key);
+        assertThat(replay.headers().firstValue("Idempotency-Replayed")).hasValue("true");
+        assertThat(replay.body()).isEqualTo(retry.body());
+        assertThat(count(t)).isEqualTo(2);
+    }
+
+    /**
+     * A request whose claim a retry took over (its own session counted as gone) commits nothing beside the
+     * retry: its commit finds the claim is no longer its own and is refused.
+     */
+    @Test
+    void aRequestWhoseClaimWasTakenOverCommitsNothing() throws Exception {
+        String t = table("idem_taken");
+        sql.run("CREATE TABLE " + t + " (at INT, note TEXT) APPEND");
+        // The claim as the request made it, and as the retry that took it over left it: another owner.
+        Idempotency.Claim stale = new Idempotency.Claim("someone", UUID.randomUUID().toString(), 1,
+                "2026-01-01 00:00:00+00");
+        jdbc.update("INSERT INTO verso.idempotency_keys (principal, key, request_hash, owner_pid, owner_started) "
+                + "VALUES (?, ?, 'h', 2, now())", stale.principal(), stale.key());
+        long latest = sql.latestCommit();
+        Idempotency.set(stale);
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Caller.asSystem(() -> engine.execute(
+                            io.verso.sql.SqlParser.parse("INSERT INTO " + t + " VALUES (1, 'late')"), List.of(), "test")))
+                    .isInstanceOf(io.verso.error.VersoException.class)
+                    .hasMessageContaining("took the key over");
+        } finally {
+            Idempotency.set(null);
+        }
+        assertThat(count(t)).isZero();
+        assertThat(sql.latestCommit()).isEqualTo(latest);
+    }
+
     @Test
     void aRetryReplaysTheFirstAnswerWithoutASecondCommit() throws Exception {
         String t = table("idem_log");
@@ -273,7 +354,8 @@ class IdempotencyAndCorsTests extends IntegrationTest {
     /** Spring GraphQL carries thread-locals to the thread that runs a batch loader through context snapshots. */
     @Test
     void theClaimTravelsInAContextSnapshotToAnotherThread() throws Exception {
-        Idempotency.Claim claim = new Idempotency.Claim("someone", UUID.randomUUID().toString());
+        Idempotency.Claim claim = new Idempotency.Claim("someone", UUID.randomUUID().toString(), 1,
+                "2026-01-01 00:00:00+00");
         io.micrometer.context.ContextSnapshot snapshot;
         Idempotency.set(claim);
         try {

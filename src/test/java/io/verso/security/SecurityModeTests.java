@@ -17,7 +17,7 @@ class SecurityModeTests {
 
     private static SecurityProperties properties(String mode, String issuer, String adminKey) {
         return new SecurityProperties(mode, "admin", adminKey, Duration.ofSeconds(5),
-                new SecurityProperties.Jwt(issuer, null, null, null, "roles", "sub"),
+                new SecurityProperties.Jwt(issuer, null, null, null, "roles", "sub", true, null),
                 new SecurityProperties.Cors(List.of(), List.of(), List.of(), List.of(), false, Duration.ZERO),
                 new SecurityProperties.Idempotency(Duration.ofHours(1), Duration.ofMinutes(1)));
     }

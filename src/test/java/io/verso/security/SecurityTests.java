@@ -185,7 +185,7 @@ class SecurityTests extends IntegrationTest {
         assertThat(written.status()).as(written.raw()).isEqualTo(200);
         long commit = Long.parseLong(written.body().path("commit").asString());
         assertThat(jdbc.queryForObject("SELECT principal FROM verso.commits WHERE seq = ?", String.class, commit))
-                .isEqualTo("carl");
+                .isEqualTo("jwt:carl");
 
         JsonNode grants = sql.run("SHOW GRANTS FOR " + role).path("results").get(0).path("rows");
         assertThat(grants.toString()).contains("\"TABLE " + t + "\",\"SELECT\"").contains("\"TABLE " + t + "\",\"WRITE\"");

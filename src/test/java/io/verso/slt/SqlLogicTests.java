@@ -46,7 +46,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>To keep the suite's time in bounds, every statement record runs but only every second query
  * record ({@code -Dslt.sample=1} runs all 12,552; a whole run takes 6–15 minutes on 2 busy cores);
  * {@code -Dslt.files=select1,evidence/in1} limits the run to some files. Skipped with a message where
- * the folder is absent.
+ * the folder is absent. Verso answers every query record PostgreSQL answers (sampled: 6,274 of 6,281 for
+ * both, since APPEND tables take UPDATE and DELETE), so any gap fails ({@code -Dslt.allowedGap=n} allows n).
  */
 class SqlLogicTests extends IntegrationTest {
 
@@ -165,7 +166,7 @@ class SqlLogicTests extends IntegrationTest {
         failures.stream().limit(Integer.getInteger("slt.show", 60)).forEach(f -> System.out.println("   " + f));
         assertThat(versoWrong).as("records where Verso returned a wrong answer PostgreSQL got right").isZero();
         assertThat(versoQueries).as("query records Verso answers, next to PostgreSQL's " + pgQueries)
-                .isGreaterThanOrEqualTo(pgQueries - Integer.getInteger("slt.allowedGap", 8));
+                .isGreaterThanOrEqualTo(pgQueries - Integer.getInteger("slt.allowedGap", 0));
     }
 
     // ---- the file format -----------------------------------------------------------------------

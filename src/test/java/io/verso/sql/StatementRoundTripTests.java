@@ -34,6 +34,7 @@ class StatementRoundTripTests {
         "INSERT INTO t (d) VALUES (DATE '2026-10-01')",
         "UPDATE balances SET label = 'cold', amount = amount * 2 + 1 WHERE address = '0x9c' AND NOT (chain_id IN (1, 2))",
         "UPDATE t SET v = lower(name), ix = ix + ? WHERE name LIKE 'a%' OR name IS NOT NULL",
+        "UPDATE t SET v = DEFAULT, ix = ix + 1 WHERE name = 'a'",
         "DELETE FROM balances WHERE chain_id = 1 AND address IN ('0x9c', '0x77') AND token = ? AT (ix = 300, rev = 1)",
         "DELETE FROM t WHERE price BETWEEN 1 AND 2",
         "DELETE FROM settings WHERE name = 'x'",
@@ -64,6 +65,8 @@ class StatementRoundTripTests {
         "SHOW TABLES",
         "DESCRIBE balances",
         "SHOW CREATE TABLE balances",
+        "EXPLAIN UPDATE t SET v = lower(name), ix = ix + ? WHERE name LIKE 'a%'",
+        "EXPLAIN ANALYZE DELETE FROM t WHERE price BETWEEN 1 AND 2",
         "CREATE UNIQUE INDEX by_name ON items (name) SCOPE CURRENT",
         "CREATE TABLE rates (id INT PRIMARY KEY, rate NUMERIC(6,3)) WITH SYSTEM VERSIONING",
         "CREATE TABLE log (at TIMESTAMP, v TEXT) WITH SYSTEM VERSIONING",
@@ -217,6 +220,9 @@ class StatementRoundTripTests {
         if (statement instanceof Statement.ShowTables) {
             return "SHOW TABLES";
         }
+        if (statement instanceof Statement.Explain s) {
+            return "EXPLAIN " + (s.analyze() ? "ANALYZE " : "") + format(s.statement());
+        }
         if (statement instanceof Statement.Describe s) {
             return "DESCRIBE " + id(s.table());
         }
@@ -292,6 +298,9 @@ class StatementRoundTripTests {
         }
         if (e instanceof Expr.Parameter) {
             return "?";
+        }
+        if (e instanceof Expr.Default) {
+            return "DEFAULT";
         }
         if (e instanceof Expr.ColumnRef c) {
             return (c.qualifier() == null ? "" : id(c.qualifier()) + ".") + id(c.column());

@@ -57,6 +57,13 @@ public final class GraphqlSocket implements WebSocket.Listener, AutoCloseable {
         return message;
     }
 
+    /** The messages received and not taken yet. */
+    public java.util.List<JsonNode> pending() {
+        java.util.List<JsonNode> out = new java.util.ArrayList<>();
+        messages.drainTo(out);
+        return out;
+    }
+
     /** The next event of subscription {@code id}: its {@code <table>_changes} value. */
     public JsonNode data(String id, String table) throws InterruptedException {
         JsonNode message = next();

@@ -20,6 +20,9 @@ public final class TestDatabase {
             return;
         }
         ready = true;
+        // Every application a test starts takes a free port for the PostgreSQL protocol (PgWireServer.port()
+        // says which): several share a JVM, and other runs share the machine.
+        System.setProperty("verso.pgwire.port", "0");
         // A hot standby of the test database (.ci/run starts one): the shared context reads through it.
         String replica = System.getenv("VERSO_TEST_REPLICA_URL");
         if (replica != null && !replica.isBlank()) {

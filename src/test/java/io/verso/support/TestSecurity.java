@@ -33,6 +33,8 @@ public final class TestSecurity {
     public static final String ADMIN_KEY = "test-admin-" + UUID.randomUUID();
     public static final String ISSUER = "https://issuer.verso.test";
     public static final String AUDIENCE = "verso-tests";
+    /** The longest lifetime (exp - iat) the shared context accepts in a token. */
+    public static final java.time.Duration MAX_LIFETIME = java.time.Duration.ofHours(2);
     /** The one browser origin the shared context allows (CORS). */
     public static final String ALLOWED_ORIGIN = "https://app.verso.test";
 
@@ -51,18 +53,33 @@ public final class TestSecurity {
         System.setProperty("verso.security.jwt.public-key-location", "classpath:security/test-jwt.pub");
         System.setProperty("verso.security.jwt.issuer-uri", ISSUER);
         System.setProperty("verso.security.jwt.audience", AUDIENCE);
+        System.setProperty("verso.security.jwt.max-lifetime", MAX_LIFETIME.toString());
         System.setProperty("verso.security.graphiql", "true");
         System.setProperty("verso.security.cors.allowed-origins", ALLOWED_ORIGIN);
+        // The PostgreSQL protocol offers TLS with a self-signed test certificate (sslmode=require).
+        System.setProperty("verso.pgwire.ssl-bundle", "pgwire-test");
+        System.setProperty("spring.ssl.bundle.pem.pgwire-test.keystore.certificate",
+                "classpath:security/pgwire-test-cert.pem");
+        System.setProperty("spring.ssl.bundle.pem.pgwire-test.keystore.private-key",
+                "classpath:security/pgwire-test-key.pem");
         // Every RestAssured request of the suite is the admin's unless it sets another spec.
         RestAssured.requestSpecification = new RequestSpecBuilder().addHeader(HEADER, ADMIN_KEY).build();
     }
 
     /** A JWT signed by the test key: subject, roles, and the issuer/audience/expiry given. */
     public static String jwt(String subject, List<String> roles, String issuer, String audience, Instant expires) {
+        return signed(claims(subject, roles).issuer(issuer).audience(audience)
+                .issueTime(Date.from(expires.minusSeconds(3600))).expirationTime(Date.from(expires)).build());
+    }
+
+    /** The claims of a valid token for {@code subject} with {@code roles}, but for iat and exp, to adjust. */
+    public static JWTClaimsSet.Builder claims(String subject, List<String> roles) {
+        return new JWTClaimsSet.Builder().subject(subject).issuer(ISSUER).audience(AUDIENCE).claim("roles", roles);
+    }
+
+    /** {@code claims} signed by the test key. */
+    public static String signed(JWTClaimsSet claims) {
         try {
-            JWTClaimsSet claims = new JWTClaimsSet.Builder().subject(subject).issuer(issuer).audience(audience)
-                    .issueTime(Date.from(expires.minusSeconds(3600))).expirationTime(Date.from(expires))
-                    .claim("roles", roles).build();
             SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).type(JOSEObjectType.JWT).build(),
                     claims);
             jwt.sign(new RSASSASigner(privateKey()));

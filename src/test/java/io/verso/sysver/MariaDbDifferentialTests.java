@@ -97,6 +97,86 @@ class MariaDbDifferentialTests extends IntegrationTest {
                 rolledBack, refused, queries, rowsCompared, (System.nanoTime() - started) / 1e9, seed);
     }
 
+    /**
+     * FOR SYSTEM_TIME at every boundary MariaDB draws (row_start <= t < row_end; FROM: row_start < t2,
+     * BETWEEN: row_start <= t2; both: row_end > t1): before the first commit, a microsecond before, at and after
+     * each commit, a microsecond before the end of time (2038-01-19 03:14:07.999999), at it and after it, in
+     * AS OF (with and without TIMESTAMP), and FROM … TO and BETWEEN over every pair of those instants, on a
+     * history with inserts, updates, key changes and deletes.
+     */
+    @Test
+    void everyBoundaryAgreesWithMariaDb() throws Exception {
+        String keyed = table("svb");
+        String plain = table("svp");
+        sql.write("CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v INT) WITH SYSTEM VERSIONING; "
+                + "CREATE TABLE " + plain + " (a INT, b INT) WITH SYSTEM VERSIONING");
+        maria("CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v INT) WITH SYSTEM VERSIONING");
+        maria("CREATE TABLE " + plain + " (a INT, b INT) WITH SYSTEM VERSIONING");
+        List<List<String>> history = List.of(
+                List.of("INSERT INTO " + keyed + " VALUES (1, 10), (2, 20), (3, 30)", "INSERT INTO " + plain + " VALUES (1, 1)"),
+                List.of("UPDATE " + keyed + " SET v = v + 1 WHERE k = 1", "INSERT INTO " + plain + " VALUES (2, 2)"),
+                List.of("DELETE FROM " + keyed + " WHERE k = 2", "UPDATE " + plain + " SET b = 9 WHERE a = 1"),
+                List.of("UPDATE " + keyed + " SET k = 4 WHERE k = 3", "DELETE FROM " + plain + " WHERE a = 2"),
+                List.of("INSERT INTO " + keyed + " VALUES (2, 22)"));
+        List<String> log = new ArrayList<>();
+        List<Instant> versoTimes = new ArrayList<>();
+        long base = 1_500_000_000L;
+        Map<String, String> versoRank = new HashMap<>();
+        Map<BigDecimal, String> mariaRank = new HashMap<>();
+        for (int r = 0; r < history.size(); r++) {
+            Request request = new Request(history.get(r), null);
+            log.add(request.verso());
+            long commit = sql.write(request.verso());
+            String body = RestAssured.given().port(port).queryParam("after", commit - 1).queryParam("limit", 1)
+                    .get("/v1/commits").asString();
+            Instant at = Instant.parse(SqlClient.JSON.readTree(body).get("commits").get(0).get("committedAt").asString());
+            versoTimes.add(at);
+            assertThat(mariaTransaction(request, base + 10L * r)).isNull();
+            versoRank.put(LocalDateTime.ofInstant(at, ZoneOffset.UTC).toString(), "c" + r);
+            mariaRank.put(new BigDecimal(base + 10L * r).setScale(6), "c" + r);
+        }
+        versoRank.put(END_OF_TIME_VERSO, "now");
+        mariaRank.put(new BigDecimal("2147483647.999999"), "now");
+
+        List<String> versoInstants = new ArrayList<>();
+        List<String> mariaInstants = new ArrayList<>();
+        versoInstants.add(versoTimes.get(0).minusSeconds(3600).toString());
+        mariaInstants.add(maria(base - 3600, 0));
+        for (int r = 0; r < versoTimes.size(); r++) {
+            for (int micros : new int[] {-1, 0, 1}) {
+                versoInstants.add(versoTimes.get(r).plusNanos(micros * 1000L).toString());
+                mariaInstants.add(maria(base + 10L * r, micros));
+            }
+        }
+        for (String end : List.of("2038-01-19 03:14:07.999998", "2038-01-19 03:14:07.999999", "2038-01-19 03:14:08",
+                "2100-01-01 00:00:00")) {
+            versoInstants.add(end);
+            mariaInstants.add(end);
+        }
+        int m = versoInstants.size();
+        IntFunction<String> vi = i -> "'" + versoInstants.get(i) + "'";
+        IntFunction<String> mi = i -> "'" + mariaInstants.get(i) + "'";
+        List<Query> batch = new ArrayList<>();
+        String periods = "SELECT k, v, %S, %E FROM " + keyed + " FOR SYSTEM_TIME ";
+        for (int i = 0; i < m; i++) {
+            batch.add(periodQuery(periods + "AS OF %s", i, i, vi, mi));
+            batch.add(query("SELECT a, b FROM " + plain + " FOR SYSTEM_TIME AS OF TIMESTAMP %s", i, i, vi, mi));
+            for (int j = 0; j < m; j++) {
+                if (i % 3 == 0 || j % 2 == 0 || i >= m - 4 || j >= m - 4) {
+                    batch.add(periodQuery(periods + "FROM %s TO %s", i, j, vi, mi));
+                    batch.add(periodQuery(periods + "BETWEEN %s AND %s", i, j, vi, mi));
+                }
+            }
+        }
+        for (int from = 0; from < batch.size(); from += 100) {
+            compareBatch(batch.subList(from, Math.min(batch.size(), from + 100)), versoRank, mariaRank, 0, log);
+        }
+        System.out.printf("MariaDB differential: %d boundary queries over %d instants, 0 mismatches%n", batch.size(), m);
+        sql.write("DROP TABLE " + keyed + "; DROP TABLE " + plain);
+        maria("DROP TABLE " + keyed);
+        maria("DROP TABLE " + plain);
+    }
+
     /** One request of a history, as both sides run it. */
     private record Request(List<String> statements, String framing) {
         String verso() {
@@ -116,10 +196,10 @@ class MariaDbDifferentialTests extends IntegrationTest {
         String keyed = table("svk");
         String plain = table("svn");
         List<String> log = new ArrayList<>();
-        String ddl = "CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v INT, w INT) WITH SYSTEM VERSIONING; "
+        String ddl = "CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v INT, w INT DEFAULT 7) WITH SYSTEM VERSIONING; "
                 + "CREATE TABLE " + plain + " (a INT, b INT) WITH SYSTEM VERSIONING";
         sql.write(ddl);
-        maria("CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v INT, w INT) WITH SYSTEM VERSIONING");
+        maria("CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v INT, w INT DEFAULT 7) WITH SYSTEM VERSIONING");
         maria("CREATE TABLE " + plain + " (a INT, b INT) WITH SYSTEM VERSIONING");
 
         List<Long> versoCommits = new ArrayList<>();
@@ -172,7 +252,7 @@ class MariaDbDifferentialTests extends IntegrationTest {
             int k = 1 + random.nextInt(16);
             int v = random.nextInt(10);
             String value = random.nextInt(6) == 0 ? "NULL" : String.valueOf(v);
-            out.add(switch (random.nextInt(14)) {
+            out.add(switch (random.nextInt(15)) {
                 case 0, 1, 2 -> "INSERT INTO " + keyed + " VALUES (" + k + ", " + value + ", " + random.nextInt(5) + ")";
                 case 3 -> "INSERT INTO " + keyed + " (k, v) VALUES (" + k + ", " + v + "), (" + (k + 16) + ", "
                         + value + ")";
@@ -184,6 +264,7 @@ class MariaDbDifferentialTests extends IntegrationTest {
                 case 9, 10 -> "INSERT INTO " + plain + " VALUES (" + random.nextInt(6) + ", " + value + ")";
                 case 11 -> "UPDATE " + plain + " SET b = b + 1 WHERE a = " + random.nextInt(6);
                 case 12 -> "DELETE FROM " + plain + " WHERE a = " + random.nextInt(6);
+                case 13 -> "UPDATE " + keyed + " SET w = DEFAULT, v = " + value + " WHERE k <= " + k;
                 default -> "UPDATE " + keyed + " SET v = v + 1";
             });
         }
@@ -290,6 +371,12 @@ class MariaDbDifferentialTests extends IntegrationTest {
                     + " FOR SYSTEM_TIME ALL)", m - 1, m - 1, vi, mi));
         }
 
+        compareBatch(batch, versoRank, mariaRank, seed, log);
+    }
+
+    /** Runs every query of {@code batch} on both sides and compares their rows as multisets, period values by rank. */
+    private void compareBatch(List<Query> batch, Map<String, String> versoRank, Map<BigDecimal, String> mariaRank,
+                              long seed, List<String> log) throws Exception {
         JsonNode results = sql.run(String.join(";\n", batch.stream().map(Query::verso).toList())).get("results");
         for (int q = 0; q < batch.size(); q++) {
             Query query = batch.get(q);
@@ -332,6 +419,10 @@ class MariaDbDifferentialTests extends IntegrationTest {
                         + String.join(";\n", log));
             }
         }
+    }
+
+    private static String maria(long epochSeconds, int micros) {
+        return MARIA_TIME.format(LocalDateTime.ofEpochSecond(epochSeconds, 0, ZoneOffset.UTC).plusNanos(micros * 1000L));
     }
 
     private static String maria(long epochSeconds) {

@@ -24,11 +24,13 @@ class MariaDbDocsTests extends IntegrationTest {
         String stock2 = table("stock2");
         String clients = table("clients");
         String prices = table("prices");
+        String emp = table("emp");
         List<String> blocks = new ArrayList<>();
         Matcher m = BLOCK.matcher(doc);
         while (m.find()) {
             blocks.add(m.group(1).replaceAll("\\bstock2\\b", stock2).replaceAll("\\bstock\\b", stock)
-                    .replaceAll("\\bclients\\b", clients).replaceAll("\\bprices\\b", prices));
+                    .replaceAll("\\bclients\\b", clients).replaceAll("\\bprices\\b", prices)
+                    .replaceAll("\\bemp\\b", emp));
         }
         assertThat(blocks).hasSizeGreaterThan(8);
         for (String block : blocks) {

@@ -54,23 +54,28 @@ class SystemVersioningBadInputTests extends IntegrationTest {
             INSERT into a declared period column           | PERIOD_COLUMN_WRITE | INSERT INTO $declared (k, v, s) VALUES (5, 5, '2025-01-01')
             UPDATE of a period column                      | PERIOD_COLUMN_WRITE | UPDATE $sv SET row_end = '2025-01-01'
             DROP of a period column                        | PERIOD_COLUMN_ALTER | ALTER TABLE $declared DROP COLUMN e
-            RENAME of a period column                      | PERIOD_COLUMN_ALTER | ALTER TABLE $declared RENAME COLUMN s TO s2
+            RENAME of an implicit period column            | PERIOD_COLUMN_ALTER | ALTER TABLE $sv RENAME COLUMN row_start TO s2
+            RENAME of a declared period column onto a name | DUPLICATE_NAME | ALTER TABLE $declared RENAME COLUMN s TO v
+            period column of plain TIMESTAMP (MariaDB 4110) | INVALID_PERIOD_COLUMN | CREATE TABLE svx6 (a INT, s TIMESTAMP AS ROW START, e TIMESTAMP AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING
+            a second ROW START column (MariaDB 4134)       | INVALID_DEFINITION | CREATE TABLE svx7 (a INT, s TIMESTAMP(6) AS ROW START, s2 TIMESTAMP(6) AS ROW START, e TIMESTAMP(6) AS ROW END, PERIOD FOR SYSTEM_TIME (s, e)) WITH SYSTEM VERSIONING
+            DROP SYSTEM VERSIONING of declared columns (MariaDB 4125) | INVALID_ALTER | ALTER TABLE $declared DROP SYSTEM VERSIONING
+            UPDATE of a declared period column to a value (MariaDB 1906) | PERIOD_COLUMN_WRITE | UPDATE $declared SET v = 3, e = '2025-01-01'
             bound that is not a time                       | INVALID_SYSTEM_TIME | SELECT * FROM $sv FOR SYSTEM_TIME AS OF 'not a time'
             bound that is a number                         | INVALID_SYSTEM_TIME | SELECT * FROM $sv FOR SYSTEM_TIME FROM 1 TO 2
             bound naming a column                          | INVALID_EXPRESSION | SELECT * FROM $sv FOR SYSTEM_TIME AS OF v
             FOR SYSTEM_TIME and AS OF together             | AS_OF_DUPLICATE | SELECT * FROM $sv FOR SYSTEM_TIME ALL AS OF COMMIT 1
             DELETE HISTORY of a table without versioning   | NOT_SYSTEM_VERSIONED | DELETE HISTORY FROM $plain BEFORE SYSTEM_TIME '2030-01-01'
-            duplicate key among current rows               | UNIQUE_VIOLATION | INSERT INTO $sv VALUES (1, 9)
+            duplicate key among current rows               | KEY_EXISTS | INSERT INTO $sv VALUES (1, 9)
             key change onto a current key                  | UNIQUE_VIOLATION | INSERT INTO $sv VALUES (2, 2); UPDATE $sv SET k = 1 WHERE k = 2
             UPSERT into a system-versioned table           | UNSUPPORTED_FOR_MODE | UPSERT INTO $sv VALUES (3, 3)
             ROLLBACK without START TRANSACTION             | INVALID_REQUEST | INSERT INTO $sv VALUES (3, 3); ROLLBACK
-            failing statement after good ones              | UNIQUE_VIOLATION | BEGIN; INSERT INTO $sv VALUES (3, 3); UPDATE $sv SET v = 7; INSERT INTO $sv VALUES (3, 4); COMMIT
+            failing statement after good ones              | KEY_EXISTS | BEGIN; INSERT INTO $sv VALUES (3, 3); UPDATE $sv SET v = 7; INSERT INTO $sv VALUES (3, 4); COMMIT
             ADD SYSTEM VERSIONING twice                    | INVALID_ALTER | ALTER TABLE $sv ADD SYSTEM VERSIONING
             """)
     void refusedWithNothingChanged(String what, String code, String statement) {
         long before = sql.latestCommit();
         List<List<String>> rows = state();
-        JsonNode problem = sql.fails(code.equals("UNIQUE_VIOLATION") ? 409 : 400, code, statement.replace("$sv", sv)
+        JsonNode problem = sql.fails(code.equals("UNIQUE_VIOLATION") || code.equals("KEY_EXISTS") ? 409 : 400, code, statement.replace("$sv", sv)
                 .replace("$declared", declared).replace("$plain", plain).replace("$versioned", versioned));
         assertThat(problem.path("detail").asString()).as(what).isNotBlank();
         assertThat(sql.latestCommit()).as("no commit was made").isEqualTo(before);

@@ -154,6 +154,27 @@ class SystemVersioningSeedTests extends IntegrationTest {
         assertThat(sql.rows(t("SELECT qte FROM stock FOR SYSTEM_TIME ALL"))).containsExactly(List.of("3"));
     }
 
+    /** PostgreSQL's infinite times are bounds like any other, literal or bound: later or earlier than every version. */
+    @Test
+    void infiniteTimesAreBoundsBeyondEveryVersion() {
+        sql.write(t("CREATE TABLE stock (article INT PRIMARY KEY, qte INT NOT NULL) WITH SYSTEM VERSIONING"));
+        sql.write(t("INSERT INTO stock VALUES (1, 1)"));
+        sql.write(t("UPDATE stock SET qte = 2"));
+        sql.write(t("UPDATE stock SET qte = 3"));
+        // 'infinity' lies past the end of time (2038-01-19 03:14:07.999999), which no row is current at: as MariaDB
+        // reads no rows AS OF the end of time or later, so does 'infinity'.
+        assertThat(sql.rows(t("SELECT qte FROM stock FOR SYSTEM_TIME AS OF 'infinity'"))).isEmpty();
+        assertThat(sql.rows(t("SELECT qte FROM stock FOR SYSTEM_TIME AS OF ?"), "-infinity")).isEmpty();
+        assertThat(sql.rows(t("SELECT qte FROM stock FOR SYSTEM_TIME FROM '-infinity' TO 'infinity' ORDER BY qte")))
+                .containsExactly(List.of("1"), List.of("2"), List.of("3"));
+
+        var result = sql.run(t("DELETE HISTORY FROM stock BEFORE SYSTEM_TIME '-infinity'")).get("results").get(0);
+        assertThat(result.get("count").asLong()).isZero();
+        result = sql.run(t("DELETE HISTORY FROM stock BEFORE SYSTEM_TIME ?"), "infinity").get("results").get(0);
+        assertThat(result.get("count").asLong()).isEqualTo(2);
+        assertThat(sql.rows(t("SELECT qte FROM stock FOR SYSTEM_TIME ALL"))).containsExactly(List.of("3"));
+    }
+
     @Test
     void addAndDropSystemVersioning() {
         sql.write(t("CREATE TABLE stock (article INT PRIMARY KEY, qte INT NOT NULL) WITH SYSTEM VERSIONING"));

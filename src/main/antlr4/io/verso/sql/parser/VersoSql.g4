@@ -28,6 +28,13 @@ statement
     | select
     | accessStatement
     | transactionControl
+    | explain
+    ;
+
+// The plan of a statement (engine/plan): what it reads at which commit, the privileges it needs, the
+// PostgreSQL it reads with; ANALYZE runs those reads under PostgreSQL's EXPLAIN ANALYZE.
+explain
+    : EXPLAIN ANALYZE? statement
     ;
 
 // Framing of a request's statements as one transaction (MariaDB's spelling); see the engine.
@@ -72,7 +79,8 @@ columnConstraint
     | NULL                #nullableConstraint
     | UNIQUE              #uniqueConstraint
     | (CONSTRAINT checkName=identifier)? CHECK LPAREN expression RPAREN  #checkConstraint
-    | GENERATED ALWAYS AS ROW rowBound=(START | END)  #generatedConstraint
+    // MariaDB's short form leaves out GENERATED ALWAYS.
+    | (GENERATED ALWAYS)? AS ROW rowBound=(START | END)  #generatedConstraint
     ;
 
 typeName
@@ -184,16 +192,25 @@ valuesRow
     : LPAREN valuesItem (COMMA valuesItem)* RPAREN
     ;
 
-// VALUES takes literals and parameters (a batch may hold thousands): a flat rule parses them
-// without walking the expression grammar's precedence levels for every value.
+// A batch may hold thousands of literals and parameters: the flat alternatives come first, so a plain
+// value is predicted from the token after it without walking the expression grammar's precedence
+// levels; anything else (arithmetic, casts, function calls) is an expression, evaluated once per row.
 valuesItem
     : literal
     | QUESTION
     | MINUS QUESTION
+    | DEFAULT
+    | expression
     ;
 
 update
-    : UPDATE identifier SET assignment (COMMA assignment)* (WHERE where=expression)?
+    : UPDATE identifier SET setItem (COMMA setItem)* (WHERE where=expression)?
+    ;
+
+// SET column = DEFAULT gives the column its DEFAULT (NULL without one), as DEFAULT in VALUES does.
+setItem
+    : identifier EQ DEFAULT
+    | assignment
     ;
 
 assignment
@@ -219,7 +236,7 @@ query
     ;
 
 with
-    : WITH cte (COMMA cte)*
+    : WITH RECURSIVE? cte (COMMA cte)*
     ;
 
 cte
@@ -281,7 +298,7 @@ joinCriteria
 
 fromPrimary
     : relationPrimary systemTime? asOf* (AS? alias=identifier columnAliases?)?       #relation
-    | LPAREN query RPAREN asOf* AS? alias=identifier columnAliases?      #derivedTable
+    | LPAREN query RPAREN systemTime? asOf* AS? alias=identifier columnAliases?      #derivedTable
     | LPAREN fromItem RPAREN                                             #parenthesizedFrom
     ;
 
@@ -459,11 +476,12 @@ nonReserved
     | INTERVAL | VIEW | CHARACTER | VARYING | EXTRACT | POSITION | SUBSTRING | TRIM
     | ROLE | GRANTS | WRITE | ADMIN
     | SYSTEM | VERSIONING | GENERATED | ALWAYS | START | PERIOD | TRANSACTION | BEGIN | WORK | ROLLBACK
-    | CHANGES | DERIVED
+    | CHANGES | DERIVED | EXPLAIN | ANALYZE | RECURSIVE
     ;
 
 // ---- lexer ----------------------------------------------------------------------------------
 
+EXPLAIN: E X P L A I N; ANALYZE: A N A L Y Z E;
 ADD: A D D; ALWAYS: A L W A Y S; BEGIN: B E G I N; GENERATED: G E N E R A T E D; PERIOD: P E R I O D;
 ROLLBACK: R O L L B A C K; START: S T A R T; SYSTEM: S Y S T E M; SYSTEM_TIME: S Y S T E M '_' T I M E;
 TRANSACTION: T R A N S A C T I O N; VERSIONING: V E R S I O N I N G; WORK: W O R K; ALL: A L L; ANY: A N Y; CHARACTER: C H A R A C T E R; CHECK: C H E C K; CONSTRAINT: C O N S T R A I N T; CROSS: C R O S S;
@@ -479,6 +497,7 @@ CREATE: C R E A T E; CURRENT: C U R R E N T; DATE: D A T E; DEFAULT: D E F A U L
 DELETE: D E L E T E; DESC: D E S C; DESCRIBE: D E S C R I B E; DISTINCT: D I S T I N C T;
 DOUBLE: D O U B L E; DROP: D R O P; ERASE: E R A S E; ELSE: E L S E; END: E N D; EXISTS: E X I S T S;
 FALSE: F A L S E; FIRST: F I R S T; FROM: F R O M; GROUP: G R O U P; HAVING: H A V I N G;
+RECURSIVE: R E C U R S I V E;
 HISTORY: H I S T O R Y; CHANGES: C H A N G E S; DERIVED: D E R I V E D; IF: I F; ILIKE: I L I K E; IN: I N; INDEX: I N D E X;
 INNER: I N N E R; INSERT: I N S E R T; INTO: I N T O; IS: I S; JOIN: J O I N; KEY: K E Y;
 LAST: L A S T; LEFT: L E F T; LIKE: L I K E; LIMIT: L I M I T; NOT: N O T; NULL: N U L L;

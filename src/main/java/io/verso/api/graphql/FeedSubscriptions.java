@@ -11,10 +11,13 @@ import io.verso.feed.FeedStreams;
 import io.verso.security.Caller;
 import io.verso.security.VersoPrincipal;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.reactivestreams.Publisher;
 import org.springframework.graphql.execution.ErrorType;
@@ -52,12 +55,36 @@ class FeedSubscriptions extends SubscriptionExceptionResolverAdapter {
         ChangeFeed.Page first = Caller.as(principal, () -> feed.page(table, after, ChangeFeed.DEFAULT_LIMIT));
         return Flux.create(sink -> {
             AtomicBoolean cancelled = new AtomicBoolean();
+            Demand demand = new Demand();
             sink.onDispose(() -> cancelled.set(true));
+            sink.onRequest(demand::add);
             Caller.as(principal, () -> {
-                streams.follow(first.table(), first, new Sink(sink, cancelled));
+                streams.follow(first.table(), first, new Sink(sink, cancelled, demand));
                 return null;
             });
         }, FluxSink.OverflowStrategy.BUFFER);
+    }
+
+    /**
+     * What the WebSocket has asked for: a stream's thread waits for it before it hands on an event, so a slow
+     * subscriber backs up into the stream's bounded queue (and is ended there) rather than into a buffer here.
+     */
+    private static final class Demand {
+        private final Semaphore requested = new Semaphore(0);
+        private volatile boolean unbounded;
+
+        void add(long n) {
+            if (n >= Integer.MAX_VALUE / 2) {
+                unbounded = true;
+                requested.release();
+            } else {
+                requested.release((int) n);
+            }
+        }
+
+        boolean take(Duration wait) throws InterruptedException {
+            return unbounded || requested.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
+        }
     }
 
     /** One commit's changes as the subscription's event: the REST feed's JSON, commit sequences as strings. */
@@ -79,9 +106,18 @@ class FeedSubscriptions extends SubscriptionExceptionResolverAdapter {
     }
 
     /** Hands the stream's commits to the subscriber; a cancelled subscription ends the stream at its next event. */
-    private record Sink(FluxSink<Map<String, Object>> sink, AtomicBoolean cancelled) implements FeedStreams.Sink {
+    private record Sink(FluxSink<Map<String, Object>> sink, AtomicBoolean cancelled, Demand demand)
+            implements FeedStreams.Sink {
         @Override
         public void commit(FeedStreams.CommitChanges changes) throws IOException {
+            try {
+                while (!demand.take(Duration.ofSeconds(1))) {
+                    alive();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("the service is stopping");
+            }
             alive();
             sink.next(event(changes));
         }

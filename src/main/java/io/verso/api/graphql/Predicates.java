@@ -67,20 +67,12 @@ final class Predicates {
                         + " is null: comparisons with null match nothing; use isNull", at);
             }
             Pos pos = b.at(new Origin.Argument(at));
-            Filter.Op kind = switch (op.getKey()) {
-                case "eq" -> Filter.Op.EQ;
-                case "ne" -> Filter.Op.NE;
-                case "lt" -> Filter.Op.LT;
-                case "le" -> Filter.Op.LE;
-                case "gt" -> Filter.Op.GT;
-                case "ge" -> Filter.Op.GE;
-                case "like" -> Filter.Op.LIKE;
-                case "ilike" -> Filter.Op.ILIKE;
-                case "in" -> Filter.Op.IN;
-                case "notIn" -> Filter.Op.NOT_IN;
-                case "isNull" -> Boolean.TRUE.equals(operand) ? Filter.Op.IS_NULL : Filter.Op.NOT_NULL;
-                default -> throw new IllegalStateException("comparison " + op.getKey() + " has no translation");
-            };
+            // The comparison input's fields are the filter words (SchemaFactory.comparison); isNull takes a boolean.
+            Filter.Op kind = Filter.Op.named(op.getKey()).orElseThrow(() -> new IllegalStateException(
+                    "comparison " + op.getKey() + " has no translation"));
+            if (kind == Filter.Op.IS_NULL && !Boolean.TRUE.equals(operand)) {
+                kind = Filter.Op.NOT_NULL;
+            }
             List<Object> values = switch (kind) {
                 case IN, NOT_IN -> new ArrayList<>((List<Object>) operand);
                 case IS_NULL, NOT_NULL -> List.of();

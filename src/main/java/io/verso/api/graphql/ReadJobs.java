@@ -54,8 +54,9 @@ final class ReadJobs {
         if (at != null) {
             return at;
         }
-        return results.get(0) instanceof StatementResult.Rows rows && rows.asOfCommit() != null
-                ? rows.asOfCommit() : execution.readCommit();
+        return results.get(0) instanceof StatementResult.Rows rows
+                // No commit: a time before the first one, whose state (no rows) this contract numbers 0.
+                ? (rows.asOfCommit() != null ? rows.asOfCommit() : 0) : execution.readCommit();
     }
 
     /**

@@ -33,7 +33,9 @@ import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Pos;
+import io.verso.catalog.ColumnType;
 import io.verso.surface.Cursor;
+import io.verso.surface.Filter;
 import io.verso.surface.ReadBuilder;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -87,11 +89,13 @@ final class SchemaFactory {
         this.derived = derived;
         this.subscriptions = subscriptions;
         VersoScalars.ALL.forEach(s -> takenTypes.add(s.getName()));
-        for (GraphQLScalarType s : List.of(GraphQLInt, Scalars.GraphQLFloat, GraphQLString, GraphQLBoolean,
-                VersoScalars.BIG_INT, VersoScalars.NUMERIC, VersoScalars.DATE, VersoScalars.TIMESTAMP,
-                VersoScalars.TIMESTAMPTZ, VersoScalars.UUID_TYPE, VersoScalars.JSON_TYPE)) {
-            comparisons.put(s.getName(), comparison(s));
-            takenTypes.add(s.getName() + "_comparison");
+        for (ColumnType.Base base : ColumnType.Base.values()) {
+            // Types that share a scalar share their operators (Filter.Op.appliesTo), so the first one builds it.
+            GraphQLScalarType s = TableShape.scalar(base);
+            if (!comparisons.containsKey(s.getName())) {
+                comparisons.put(s.getName(), comparison(s, base));
+                takenTypes.add(s.getName() + "_comparison");
+            }
         }
     }
 
@@ -180,27 +184,23 @@ final class SchemaFactory {
         return GraphQLEnumType.newEnum().name("NullsOrder").value("FIRST").value("LAST").build();
     }
 
-    private static GraphQLInputObjectType comparison(GraphQLScalarType scalar) {
+    /**
+     * The comparison input of a scalar: one field per filter word that applies to its columns' type
+     * ({@link Filter.Op}, the vocabulary REST's filters share); the null tests are one boolean, {@code isNull}.
+     */
+    private static GraphQLInputObjectType comparison(GraphQLScalarType scalar, ColumnType.Base base) {
         GraphQLInputObjectType.Builder b = GraphQLInputObjectType.newInputObject()
                 .name(scalar.getName() + "_comparison");
-        boolean json = scalar == VersoScalars.JSON_TYPE;
-        if (!json) {
-            for (String op : List.of("eq", "ne")) {
-                b.field(newInputObjectField().name(op).type(scalar));
+        for (Filter.Op op : Filter.Op.values()) {
+            if (!op.appliesTo(base) || op == Filter.Op.NOT_NULL) {
+                continue;
             }
-            if (scalar != GraphQLBoolean) {
-                for (String op : List.of("lt", "le", "gt", "ge")) {
-                    b.field(newInputObjectField().name(op).type(scalar));
-                }
-                b.field(newInputObjectField().name("in").type(list(nonNull(scalar))));
-                b.field(newInputObjectField().name("notIn").type(list(nonNull(scalar))));
-            }
-            if (scalar == GraphQLString) {
-                b.field(newInputObjectField().name("like").type(GraphQLString));
-                b.field(newInputObjectField().name("ilike").type(GraphQLString));
-            }
+            b.field(newInputObjectField().name(op.word()).type(switch (op) {
+                case IN, NOT_IN -> list(nonNull(scalar));
+                case IS_NULL -> GraphQLBoolean;
+                default -> scalar;
+            }));
         }
-        b.field(newInputObjectField().name("isNull").type(GraphQLBoolean));
         return b.build();
     }
 

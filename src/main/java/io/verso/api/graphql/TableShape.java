@@ -90,7 +90,11 @@ record TableShape(TableDef def, List<ColumnDef> columns) {
     }
 
     static GraphQLScalarType scalar(ColumnType type) {
-        return switch (type.base()) {
+        return scalar(type.base());
+    }
+
+    static GraphQLScalarType scalar(ColumnType.Base base) {
+        return switch (base) {
             case SMALLINT, INTEGER -> Scalars.GraphQLInt;
             case BIGINT -> VersoScalars.BIG_INT;
             case NUMERIC -> VersoScalars.NUMERIC;

@@ -1,7 +1,6 @@
 package io.verso.api.rest;
 
 import io.verso.surface.ReadService;
-import io.verso.surface.Resources.RowResult;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -12,6 +11,7 @@ import java.util.List;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -19,14 +19,14 @@ import org.springframework.web.filter.ServerHttpObservationFilter;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one-key read, {@code GET /v1/tables/{table}/row} (operation getRow of {@link RowsController}), answered
  * as the last filter instead of by the DispatcherServlet. It is the request clients send most, and most of its
  * CPU was Spring MVC's: finding its handler among every mapping, resolving arguments, choosing a converter by
  * content negotiation. Everything that makes the answer stays the same: the read is
- * {@link ReadService#row}, its JSON the same mapper's, a failure is rendered by {@link ProblemAdvice} through
+ * {@link ReadService#row} (through {@link ConditionalReads}, which adds its ETag and may answer it from the
+ * cache of pinned answers or with 304), its JSON the same mapper's, a failure is rendered by {@link ProblemAdvice} through
  * MVC's own exception resolvers, the request's metric carries the same route, and every filter before this
  * one (request id, security, admission, Verso-Commit) has run. Only the plain form is served here: no
  * context path, nothing percent-encoded in the path, each of asOfCommit, asOfTime and atLeastCommit at
@@ -42,14 +42,11 @@ class OneKeyReadFilter extends OncePerRequestFilter {
     private static final String SUFFIX = "/row";
     private static final String[] OPTIONAL = {"asOfCommit", "asOfTime", "atLeastCommit"};
 
-    private final ReadService reads;
-    private final JsonMapper json;
+    private final ConditionalReads reads;
     private final HandlerExceptionResolver errors;
 
-    OneKeyReadFilter(ReadService reads, JsonMapper json,
-                     @Qualifier("handlerExceptionResolver") HandlerExceptionResolver errors) {
+    OneKeyReadFilter(ConditionalReads reads, @Qualifier("handlerExceptionResolver") HandlerExceptionResolver errors) {
         this.reads = reads;
-        this.json = json;
         this.errors = errors;
     }
 
@@ -67,16 +64,14 @@ class OneKeyReadFilter extends OncePerRequestFilter {
             return;
         }
         ServerHttpObservationFilter.findObservationContext(request).ifPresent(c -> c.setPathPattern(ROUTE));
-        RowResult row;
         try {
-            row = reads.row(table(request), query.key(), query.asOfCommit(), query.asOfTime(), query.atLeastCommit());
+            reads.row(response, table(request), query.key(), query.asOfCommit(), query.asOfTime(),
+                    query.atLeastCommit(), request.getHeader(HttpHeaders.IF_NONE_MATCH));
+        } catch (IOException e) {
+            throw e;
         } catch (Exception e) {
             fail(request, response, e);
-            return;
         }
-        response.setStatus(HttpServletResponse.SC_OK);
-        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        response.getOutputStream().write(json.writeValueAsBytes(row));
     }
 
     /** Renders a failure as the DispatcherServlet would: by the exception resolvers, hence ProblemAdvice. */

@@ -40,8 +40,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             log.error("request failed: {}", e.getMessage(), e);
         }
         ResponseEntity.BodyBuilder response = ResponseEntity.status(e.code().status());
-        if (e.code().status() == 503) {
-            // Database away, overload, timeout: worth retrying, after a pause.
+        if (e.code().status() == 503 || e.code() == ErrorCode.RATE_LIMITED) {
+            // Database away, overload, timeout, a caller at its limit: worth retrying, after a pause.
             response.header(HttpHeaders.RETRY_AFTER, "1");
         }
         return response.body(problem(e));
@@ -68,6 +68,13 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
                 : ex instanceof ErrorResponse er ? er.getBody()
                 : ProblemDetail.forStatus(statusCode);
         problem.setProperty("code", frameworkCode(statusCode));
+        if (ex instanceof org.springframework.web.HttpRequestMethodNotSupportedException refused
+                && request instanceof org.springframework.web.context.request.ServletWebRequest servlet) {
+            // The same words as a 405 Tomcat answers itself (security.ProblemErrorReportValve).
+            problem.setDetail(io.verso.security.Problems.notAllowed(refused.getMethod(),
+                    servlet.getRequest().getRequestURI(), refused.getSupportedMethods() == null ? null
+                            : String.join(", ", refused.getSupportedMethods())));
+        }
         requestId(problem);
         String pointer = ex instanceof MissingServletRequestParameterException missing ? missing.getParameterName()
                 : ex instanceof MethodArgumentTypeMismatchException mismatch ? mismatch.getName()

@@ -2,17 +2,20 @@ package io.verso.api.rest;
 
 import io.verso.surface.ReadService;
 import io.verso.surface.Resources.KeyHistory;
-import io.verso.surface.Resources.RowPage;
-import io.verso.surface.Resources.RowResult;
 import io.verso.surface.Resources.TableDiff;
 import io.verso.surface.Resources.WriteReceipt;
 import io.verso.surface.WriteService;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -28,22 +31,28 @@ class RowsController {
 
     private final ReadService reads;
     private final WriteService writes;
+    private final ConditionalReads conditional;
 
-    RowsController(ReadService reads, WriteService writes) {
+    RowsController(ReadService reads, WriteService writes, ConditionalReads conditional) {
         this.reads = reads;
         this.writes = writes;
+        this.conditional = conditional;
     }
 
+    /** A page at a fixed commit is immutable, with its ETag ({@link ConditionalReads#page}). */
     @GetMapping("/rows")
-    RowPage listRows(@PathVariable String table,
-                     @RequestParam(required = false) String[] filter,
-                     @RequestParam(required = false) String[] order,
-                     @RequestParam(required = false) Integer limit,
-                     @RequestParam(required = false) String cursor,
-                     @RequestParam(required = false) String asOfCommit,
-                     @RequestParam(required = false) String asOfTime,
-                     @RequestParam(required = false) String atLeastCommit) {
-        return reads.list(table, list(filter), list(order), limit, cursor, asOfCommit, asOfTime, atLeastCommit);
+    void listRows(@PathVariable String table,
+                  @RequestParam(required = false) String[] filter,
+                  @RequestParam(required = false) String[] order,
+                  @RequestParam(required = false) Integer limit,
+                  @RequestParam(required = false) String cursor,
+                  @RequestParam(required = false) String asOfCommit,
+                  @RequestParam(required = false) String asOfTime,
+                  @RequestParam(required = false) String atLeastCommit,
+                  @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+                  HttpServletRequest request, HttpServletResponse response) throws IOException {
+        conditional.page(response, reads.listRead(table, list(filter), list(order), limit, cursor, asOfCommit,
+                asOfTime, atLeastCommit), table, request.getQueryString(), ifNoneMatch);
     }
 
     @PostMapping(path = "/rows", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -56,13 +65,16 @@ class RowsController {
         return writes.delete(table, body);
     }
 
+    /** Answered as {@link OneKeyReadFilter} answers its plain form: with its ETag, from the cache, or 304. */
     @GetMapping("/row")
-    RowResult getRow(@PathVariable String table,
-                     @RequestParam String[] key,
-                     @RequestParam(required = false) String asOfCommit,
-                     @RequestParam(required = false) String asOfTime,
-                     @RequestParam(required = false) String atLeastCommit) {
-        return reads.row(table, list(key), asOfCommit, asOfTime, atLeastCommit);
+    void getRow(@PathVariable String table,
+                @RequestParam String[] key,
+                @RequestParam(required = false) String asOfCommit,
+                @RequestParam(required = false) String asOfTime,
+                @RequestParam(required = false) String atLeastCommit,
+                @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
+                HttpServletResponse response) throws IOException {
+        conditional.row(response, table, list(key), asOfCommit, asOfTime, atLeastCommit, ifNoneMatch);
     }
 
     @GetMapping("/history")

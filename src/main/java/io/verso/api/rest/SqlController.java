@@ -8,6 +8,7 @@ import io.verso.error.VersoException;
 import io.verso.security.Admission;
 import io.verso.sql.ScriptCache;
 import io.verso.sql.SqlParser;
+import io.verso.surface.JsonScalars;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -97,7 +98,7 @@ class SqlController {
                 }
             }
             return sql != null && p.nextToken() == null ? new Request(sql, params) : null;
-        } catch (JacksonException e) {
+        } catch (JacksonException | NumberFormatException e) {
             return null;
         }
     }
@@ -109,6 +110,8 @@ class SqlController {
         } catch (JacksonException e) {
             throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "the request body is not valid JSON: "
                     + e.getOriginalMessage(), "/");
+        } catch (NumberFormatException e) {
+            throw VersoException.pointing(ErrorCode.INVALID_REQUEST, JsonScalars.outOfRange(e), "/");
         }
         if (request == null || !request.isObject()) {
             throw VersoException.pointing(ErrorCode.INVALID_REQUEST,

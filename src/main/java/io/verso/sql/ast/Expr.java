@@ -19,6 +19,10 @@ public sealed interface Expr {
     record ColumnRef(Ident qualifier, Ident column, Pos pos) implements Expr {
     }
 
+    /** {@code DEFAULT} as a VALUES item or an UPDATE's SET value: the column's default (NULL without one). */
+    record Default(Pos pos) implements Expr {
+    }
+
     enum UnaryOp { MINUS, PLUS }
 
     record Unary(UnaryOp op, Expr operand, Pos pos) implements Expr {

@@ -10,8 +10,11 @@ import java.util.List;
 public record Query(List<Cte> with, Body body, List<SortItem> orderBy, AsOf asOf, Expr limit, Expr offset,
                     Pos pos) {
 
-    /** {@code name [(columns)] AS (query)}. */
-    public record Cte(Ident name, List<Ident> columns, Query query, Pos pos) {
+    /**
+     * {@code name [(columns)] AS (query)}; {@code recursive} when its WITH says RECURSIVE (then every CTE of
+     * that WITH may read itself and the others).
+     */
+    public record Cte(Ident name, List<Ident> columns, Query query, boolean recursive, Pos pos) {
     }
 
     /** What a query combines: a block, a set operation of two bodies, or a parenthesised query. */

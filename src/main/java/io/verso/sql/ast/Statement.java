@@ -222,13 +222,17 @@ public sealed interface Statement {
         }
     }
 
-    record ShowTables(Pos pos) implements Statement {
+    /** A statement that reads the catalog, not rows: SHOW TABLES, DESCRIBE, SHOW CREATE TABLE, SHOW DERIVED TABLES. */
+    sealed interface Listing extends Statement {
     }
 
-    record ShowCreateTable(Ident table, Pos pos) implements Statement {
+    record ShowTables(Pos pos) implements Listing {
     }
 
-    record Describe(Ident table, Pos pos) implements Statement {
+    record ShowCreateTable(Ident table, Pos pos) implements Listing {
+    }
+
+    record Describe(Ident table, Pos pos) implements Listing {
     }
 
     // ---- access control ------------------------------------------------------------------------
@@ -262,8 +266,12 @@ public sealed interface Statement {
      * The rows are listed ({@code rows}), read by {@code query}, or given as {@code columnValues} by a
      * surface that read them straight into columns (then {@code rows} is empty).
      */
+    /** A statement that writes rows of one table: INSERT, UPSERT, UPDATE, DELETE. */
+    sealed interface RowWrite extends Statement {
+    }
+
     record InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Query query,
-                      Ident group, Pos pos, ColumnValues columnValues) implements Statement {
+                      Ident group, Pos pos, ColumnValues columnValues) implements RowWrite {
         @Override
         public Ident target() {
             return table;
@@ -306,7 +314,7 @@ public sealed interface Statement {
     record Assignment(Ident column, Expr value) {
     }
 
-    record Update(Ident table, List<Assignment> assignments, Expr where, Pos pos) implements Statement {
+    record Update(Ident table, List<Assignment> assignments, Expr where, Pos pos) implements RowWrite {
         @Override
         public Ident target() {
             return table;
@@ -319,7 +327,7 @@ public sealed interface Statement {
     }
 
     /** {@code at} holds the ordering values of the tombstones; empty when the clause is absent. */
-    record Delete(Ident table, Expr where, List<Assignment> at, Pos pos) implements Statement {
+    record Delete(Ident table, Expr where, List<Assignment> at, Pos pos) implements RowWrite {
         @Override
         public Ident target() {
             return table;
@@ -337,7 +345,7 @@ public sealed interface Statement {
      * the same with a WHERE that fixes every key column); tombstones are written whether or not a
      * key has a live row.
      */
-    record DeleteKeys(Ident table, List<Tombstone> keys, Pos pos) implements Statement {
+    record DeleteKeys(Ident table, List<Tombstone> keys, Pos pos) implements RowWrite {
         @Override
         public Ident target() {
             return table;
@@ -373,7 +381,14 @@ public sealed interface Statement {
     record CreateDerived(Ident name, List<Ident> primaryKey, Query query, String text, Pos pos) implements Statement {
     }
 
-    record ShowDerived(Pos pos) implements Statement {
+    record ShowDerived(Pos pos) implements Listing {
+    }
+
+    /**
+     * {@code EXPLAIN [ANALYZE] statement}: the plan made for {@code statement}, which does not run; ANALYZE
+     * runs its reads under PostgreSQL's EXPLAIN ANALYZE and adds PostgreSQL's plan and timings.
+     */
+    record Explain(Statement statement, boolean analyze, Pos pos) implements Statement {
     }
 
     /**
@@ -404,6 +419,6 @@ public sealed interface Statement {
     default boolean writes() {
         return !(this instanceof Select || this instanceof ShowTables || this instanceof ShowCreateTable
                 || this instanceof Describe || this instanceof ShowGrants || this instanceof TransactionControl
-                || this instanceof ShowDerived);
+                || this instanceof ShowDerived || this instanceof Explain);
     }
 }

@@ -89,13 +89,13 @@ class GeneratedClientTests extends IntegrationTest {
         assertThat(third.getOutcomes().get(0).getKey()).containsEntry("account", "9007199254740993");
 
         List<String> key = List.of("9007199254740993");
-        assertThat(rows.getRow(name, key, null, null, null).getRow()).containsEntry("amount", "123456789012345678.99");
-        assertThat(rows.getRow(name, key, late.getCommit(), null, null).getRow()).containsEntry("amount", "1.10");
+        assertThat(rows.getRow(name, key, null, null, null, null).getRow()).containsEntry("amount", "123456789012345678.99");
+        assertThat(rows.getRow(name, key, late.getCommit(), null, null, null).getRow()).containsEntry("amount", "1.10");
         String lateTime = commits.getCommit(late.getCommit()).getCommittedAt().toString();
-        RowResult asOfTime = rows.getRow(name, key, null, null, lateTime);
+        RowResult asOfTime = rows.getRow(name, key, null, null, lateTime, null);
         assertThat(asOfTime.getRow()).containsEntry("amount", "1.10");
         assertThat(asOfTime.getReadCommit()).isEqualTo(late.getCommit());
-        assertThat(rows.getRow(name, key, null, third.getCommit(), null).getReadCommit()).isNotNull();
+        assertThat(rows.getRow(name, key, null, third.getCommit(), null, null).getReadCommit()).isNotNull();
 
         KeyHistory history = rows.getKeyHistory(name, key, "money", null, null, null);
         assertThat(history.getVersions()).extracting(Version::getCommit)
@@ -108,7 +108,7 @@ class GeneratedClientTests extends IntegrationTest {
         assertThat(diff.getChanged().get(0).getBefore()).containsEntry("amount", "1.10");
         assertThat(diff.getChanged().get(0).getAfter()).containsEntry("amount", "123456789012345678.99");
 
-        RowPage page = rows.listRows(name, List.of("amount:gt:100"), null, 10, null, null, null, null);
+        RowPage page = rows.listRows(name, List.of("amount:gt:100"), null, 10, null, null, null, null, null);
         assertThat(page.getRows()).hasSize(1);
         assertThat(page.getNextCursor()).isNull();
 
@@ -128,7 +128,7 @@ class GeneratedClientTests extends IntegrationTest {
                 + " AS OF COMMIT ?").params(List.of(third.getCommit())), "generated-client");
         assertThat(viaSql.getResults().get(0).getRows()).isEqualTo(List.of(List.of("1")));
 
-        assertThatThrownBy(() -> rows.getRow(name, key, null, null, null))
+        assertThatThrownBy(() -> rows.getRow(name, key, null, null, null, null))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.getCode()).isEqualTo(404);
                     assertThat(SqlClient.JSON.readTree(e.getResponseBody()).get("code").asString()).isEqualTo("UNKNOWN_KEY");

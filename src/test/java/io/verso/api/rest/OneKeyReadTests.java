@@ -66,7 +66,8 @@ class OneKeyReadTests extends IntegrationTest {
                     + "/row?" + c[1], c[2]);
             String what = c[0] + "?" + c[1] + ": " + lean.body();
             assertThat(lean.statusCode()).as(what).isEqualTo(mvc.statusCode());
-            for (String header : List.of("Content-Type", "Verso-Commit", "X-Content-Type-Options", "WWW-Authenticate")) {
+            for (String header : List.of("Content-Type", "Verso-Commit", "X-Content-Type-Options", "WWW-Authenticate",
+                    "ETag", "Cache-Control")) {
                 assertThat(lean.headers().firstValue(header)).as(what + " " + header)
                         .isEqualTo(mvc.headers().firstValue(header));
             }

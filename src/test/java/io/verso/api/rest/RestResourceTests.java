@@ -72,7 +72,7 @@ class RestResourceTests extends IntegrationTest {
         assertThat(holding.get("validBy").toString()).isEqualTo("[\"balance_index\"]");
         assertThat(holding.get("revisionBy").toString()).isEqualTo("[\"balance_version\"]");
         assertThat(described.get("columns").get(3).get("type").asString()).isEqualTo("NUMERIC(38,0)");
-        assertThat(described.get("columns").get(5).get("ordering").asString()).isEqualTo("VALID_BY");
+        assertThat(described.get("columns").get(5).get("ordering").asString()).isEqualTo("VALID BY");
         assertThat(described.get("columns").get(7).get("default").asString()).isEqualTo("none");
         JsonNode tables = expect(rest.request().get("/v1/tables"), 200);
         assertThat(tables.get("tables").findValuesAsString("name")).contains(balances);

@@ -136,4 +136,50 @@ class WriteBodyReadingTests extends IntegrationTest {
                 "/");
         assertThat(trailing.path("detail").asString()).startsWith("the request body is not valid JSON: Trailing token");
     }
+
+    @Test
+    void aNumberNoDecimalHoldsIsRefusedWhereverItStands() {
+        // Jackson reports an exponent beyond an int's range as a NumberFormatException of its own.
+        String huge = "-54451e308406155978333094";
+        long before = sql.latestCommit();
+        JsonNode param = problem(rest.json("{\"sql\": \"SHOW TABLES\", \"params\": [1, " + huge + "]}")
+                .post("/v1/sql"), 400, "INVALID_REQUEST", "/");
+        assertThat(param.path("detail").asString()).startsWith("the request body holds a number no decimal can hold: ")
+                .contains(huge);
+        problem(rest.json("{\"sql\": \"SHOW TABLES\", \"params\": [{\"a\": " + huge + "}]}").post("/v1/sql"), 400,
+                "INVALID_REQUEST", "/");
+        refused("{\"rows\": [" + row("1", huge) + "]}", "INVALID_REQUEST", "/",
+                "the request body holds a number no decimal can hold: Value \"" + huge
+                        + "\" cannot be deserialized as `java.math.BigDecimal`, reason:  value exceeds limits");
+        refused("{\"rows\": [" + row("1", 1) + "], \"group\": " + huge + "}", "INVALID_REQUEST", "/",
+                "the request body holds a number no decimal can hold: Value \"" + huge
+                        + "\" cannot be deserialized as `java.math.BigDecimal`, reason:  value exceeds limits");
+        assertThat(sql.latestCommit()).isEqualTo(before);
+    }
+
+    @Test
+    void decimalsOfAMillionDigitsAreRefusedWithoutBeingWrittenOut() {
+        // Each would be a gigabyte of digits written plainly, past what NUMERIC holds: refused wherever it is bound.
+        String insert = "INSERT INTO " + t + " (chain_id, address, token, amount, updated_at, balance_index,"
+                + " balance_version) VALUES (?, 'a', 'T', ?, '2026-10-01 12:00:00', ?, 1)";
+        long before = sql.latestCommit();
+        for (String n : List.of("1e999999999", "-1e999999999", "1e-999999999")) {
+            for (String[] use : List.of(
+                    new String[] {"SELECT * FROM " + t + " AS OF COMMIT ?", "[" + n + "]", "0"},
+                    new String[] {"SELECT ? AS x", "[" + n + "]", "0"},
+                    new String[] {"SELECT ? || 'a' AS x", "[" + n + "]", "0"},
+                    new String[] {"SELECT * FROM " + t + " LIMIT ?", "[" + n + "]", "0"},
+                    new String[] {"SELECT * FROM " + t + " WHERE balance_index = ?", "[" + n + "]", "0"},
+                    new String[] {insert, "[" + n + ", 1, 1]", "0"},
+                    new String[] {insert, "[1, " + n + ", 1]", "1"},
+                    new String[] {insert, "[1, 1, " + n + "]", "2"})) {
+                JsonNode refused = problem(rest.json("{\"sql\": \"" + use[0] + "\", \"params\": " + use[1] + "}")
+                        .post("/v1/sql"), 400, "INVALID_VALUE", "/params/" + use[2]);
+                assertThat(refused.path("detail").asString()).as(use[0])
+                        .endsWith("is out of range for NUMERIC, which holds at most 131072 digits before the point and "
+                                + "16383 after it");
+            }
+        }
+        assertThat(sql.latestCommit()).isEqualTo(before);
+    }
 }

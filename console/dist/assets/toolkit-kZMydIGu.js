@@ -1,0 +1,1 @@
+throw Error(`Could not resolve "graphql-ws" imported by "@graphiql/toolkit". Is it installed?`);

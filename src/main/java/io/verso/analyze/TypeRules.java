@@ -1,0 +1,186 @@
+package io.verso.analyze;
+
+import io.verso.catalog.ColumnType;
+import io.verso.catalog.ColumnType.Base;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
+import io.verso.sql.ast.Expr;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The common type errors, judged before PostgreSQL sees the statement so they are refused with a code and the
+ * operand's position: an operator or function applied to operands of types it does not take
+ * ({@code TYPE_MISMATCH}), and a string literal that is no value of the numeric type PostgreSQL would read it
+ * as ({@code INVALID_VALUE}: {@code 'a' + 1}, {@code n > 'abc'} on NUMERIC, {@code CAST('x' AS INT)}). Only
+ * what is certain is refused: an operand whose type is not known here (a parameter, a derived table's column,
+ * most function results) passes to PostgreSQL, which then judges it. Dates, times and other types PostgreSQL
+ * reads more leniently than the dialect's literals are left to it too.
+ */
+final class TypeRules {
+
+    /** The type of a resolved column reference, or null when it is not known (a derived table's, a CTE's). */
+    @FunctionalInterface
+    interface Columns {
+        ColumnType of(Expr.ColumnRef ref);
+    }
+
+    private static final Set<Base> NUMBERS = EnumSet.of(Base.SMALLINT, Base.INTEGER, Base.BIGINT, Base.NUMERIC,
+            Base.REAL, Base.DOUBLE);
+    private static final Set<Base> TEXTS = EnumSet.of(Base.TEXT, Base.VARCHAR, Base.CHAR);
+    private static final Set<Base> TIMES = EnumSet.of(Base.DATE, Base.TIMESTAMP, Base.TIMESTAMPTZ);
+    /** Types no arithmetic operator takes. */
+    private static final Set<Base> NOT_ARITHMETIC = EnumSet.of(Base.TEXT, Base.VARCHAR, Base.CHAR, Base.BOOLEAN,
+            Base.UUID);
+    private static final Set<Function> NUMERIC_ARGUMENTS = EnumSet.of(Function.ABS, Function.ROUND, Function.TRUNC,
+            Function.CEIL, Function.FLOOR, Function.MOD, Function.POWER, Function.SQRT, Function.SIGN, Function.LN,
+            Function.LOG, Function.EXP);
+    /** Functions whose first argument is text. */
+    private static final Set<Function> TEXT_ARGUMENT = EnumSet.of(Function.LOWER, Function.UPPER, Function.LENGTH,
+            Function.LTRIM, Function.RTRIM, Function.REPLACE, Function.LEFT, Function.RIGHT, Function.SPLIT_PART,
+            Function.LPAD, Function.RPAD, Function.STARTS_WITH);
+
+    private TypeRules() {
+    }
+
+    /** Checks one node whose operands the analyzer has resolved already. */
+    static void check(Expr expr, Columns columns) {
+        if (expr instanceof Expr.Binary b && (comparison(b.op()) || arithmetic(b.op()))) {
+            operands(b.op().sql, comparison(b.op()), b.left(), b.right(), columns);
+        } else if (expr instanceof Expr.Between b) {
+            operands("BETWEEN", true, b.value(), b.lower(), columns);
+            operands("BETWEEN", true, b.value(), b.upper(), columns);
+        } else if (expr instanceof Expr.InList in) {
+            for (Expr item : in.items()) {
+                operands("IN", true, in.value(), item, columns);
+            }
+        } else if (expr instanceof Expr.Cast c) {
+            ColumnType target = ColumnType.from(c.type());
+            if (c.value() instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+                literal(lit, target);
+            }
+        } else if (expr instanceof Expr.FunctionCall f && !f.star() && !f.args().isEmpty()) {
+            Function function = Function.named(f.name().name()).orElse(null);
+            if (NUMERIC_ARGUMENTS.contains(function)) {
+                for (Expr arg : f.args()) {
+                    argument(function, arg, NUMBERS, ColumnType.of(Base.NUMERIC), columns);
+                }
+            } else if (TEXT_ARGUMENT.contains(function)) {
+                argument(function, f.args().get(0), TEXTS, null, columns);
+            }
+        }
+    }
+
+    private static boolean comparison(Expr.BinaryOp op) {
+        return switch (op) {
+            case EQ, NEQ, LT, LTE, GT, GTE -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean arithmetic(Expr.BinaryOp op) {
+        return switch (op) {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> true;
+            default -> false;
+        };
+    }
+
+    private static void operands(String op, boolean comparison, Expr left, Expr right, Columns columns) {
+        ColumnType l = typeOf(left, columns);
+        ColumnType r = typeOf(right, columns);
+        // PostgreSQL reads a string literal as the type of the other operand.
+        if (r != null && NUMBERS.contains(r.base()) && left instanceof Expr.Literal lit
+                && lit.kind() == Expr.LiteralKind.STRING) {
+            literal(lit, r);
+        }
+        if (l != null && NUMBERS.contains(l.base()) && right instanceof Expr.Literal lit
+                && lit.kind() == Expr.LiteralKind.STRING) {
+            literal(lit, l);
+        }
+        if (comparison) {
+            if (l != null && r != null && !comparable(l.base(), r.base())) {
+                throw VersoException.at(ErrorCode.TYPE_MISMATCH, op + " cannot compare " + l.display() + " with "
+                        + r.display(), right.pos());
+            }
+            return;
+        }
+        for (Expr operand : new Expr[] {left, right}) {
+            ColumnType t = operand == left ? l : r;
+            if (t != null && NOT_ARITHMETIC.contains(t.base())) {
+                throw VersoException.at(ErrorCode.TYPE_MISMATCH, op + " does not apply to " + t.display()
+                        + (TEXTS.contains(t.base()) ? " (|| joins text)" : ""), operand.pos());
+            }
+        }
+    }
+
+    private static boolean comparable(Base a, Base b) {
+        return a == b || NUMBERS.contains(a) && NUMBERS.contains(b) || TEXTS.contains(a) && TEXTS.contains(b)
+                || TIMES.contains(a) && TIMES.contains(b);
+    }
+
+    private static void argument(Function function, Expr arg, Set<Base> takes, ColumnType literalAs,
+                                 Columns columns) {
+        if (literalAs != null && arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+            literal(lit, literalAs);
+            return;
+        }
+        ColumnType t = typeOf(arg, columns);
+        if (t != null && !takes.contains(t.base())) {
+            throw VersoException.at(ErrorCode.TYPE_MISMATCH, function.sqlName() + " takes "
+                    + (takes == NUMBERS ? "a number" : "text") + ", not " + t.display(), arg.pos());
+        }
+    }
+
+    /** A string literal read as a numeric {@code type}: refused at its position unless it is such a value. */
+    private static void literal(Expr.Literal lit, ColumnType type) {
+        if (NUMBERS.contains(type.base())) {
+            Values.checkNumber(type, lit.text(), lit.pos());
+        }
+    }
+
+    /** The type an expression certainly has, or null when that is not known here. */
+    static ColumnType typeOf(Expr expr, Columns columns) {
+        if (expr instanceof Expr.ColumnRef ref) {
+            return columns.of(ref);
+        }
+        if (expr instanceof Expr.Literal lit) {
+            return switch (lit.kind()) {
+                case INTEGER -> ColumnType.of(integerLiteral(lit.text()));
+                case DECIMAL -> ColumnType.of(Base.NUMERIC);
+                case BOOLEAN -> ColumnType.of(Base.BOOLEAN);
+                case DATE -> ColumnType.of(Base.DATE);
+                case TIMESTAMP -> ColumnType.of(Base.TIMESTAMP);
+                case TIMESTAMPTZ -> ColumnType.of(Base.TIMESTAMPTZ);
+                case NULL, STRING, INTERVAL -> null;
+            };
+        }
+        if (expr instanceof Expr.Cast c) {
+            return ColumnType.from(c.type());
+        }
+        if (expr instanceof Expr.Unary u) {
+            ColumnType t = typeOf(u.operand(), columns);
+            return t != null && NUMBERS.contains(t.base()) ? t : null;
+        }
+        if (expr instanceof Expr.Binary b && b.op() == Expr.BinaryOp.CONCAT) {
+            return ColumnType.of(Base.TEXT);
+        }
+        if (expr instanceof Expr.Binary b && arithmetic(b.op())) {
+            ColumnType l = typeOf(b.left(), columns);
+            ColumnType r = typeOf(b.right(), columns);
+            // Wider than PostgreSQL's (integer + integer is integer there): a literal read as it is checked loosely.
+            return l != null && r != null && NUMBERS.contains(l.base()) && NUMBERS.contains(r.base())
+                    ? ColumnType.of(Base.NUMERIC) : null;
+        }
+        return null;
+    }
+
+    /** PostgreSQL's type of an integer literal: integer, then bigint, then numeric as the value grows. */
+    private static Base integerLiteral(String text) {
+        try {
+            long v = Long.parseLong(text);
+            return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? Base.INTEGER : Base.BIGINT;
+        } catch (NumberFormatException e) {
+            return Base.NUMERIC;
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.verso.api.rest;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.verso.engine.CommitListener;
+import io.verso.feed.CommitSignal;
+import io.verso.security.AccessControl;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Answers pinned to a commit (a row AS OF a commit, or a time before the latest commit), kept as the
+ * bytes sent, so that a repeated AS OF read costs no database work. Such an answer never changes, except
+ * through what changes the past or the shape of a table (ERASE, DELETE HISTORY, retention, DDL) or who may
+ * see it (grants); each of these moves the catalog version, and every one of them drops the whole cache
+ * (they are rare, and a rename or a grant reaches beyond the table it names).
+ * <p>
+ * Never stale, by these rules: an entry's key holds the caller's roles and the grants they hold, so one
+ * caller's answer never serves another whose grants differ, and a revoked grant is a different key. A
+ * commit of this instance that changed the catalog drops the cache before its response is sent
+ * ({@link CommitListener}). A commit of another instance reaches this one through the commit notification
+ * ({@link CommitSignal}): the listener then reads the catalog version and drops the cache when it moved.
+ * Until the listener listens, and whenever it stops, nothing is served from here. A caller that has seen a
+ * commit the cache has not yet accounted for (Verso-Min-Commit, atLeastCommit) reads from the database. An
+ * answer read while the cache was dropped is not kept ({@link #epoch}), nor one read under an older
+ * catalog version than the cache has seen; everything that changes what is kept holds the monitor.
+ */
+@Component
+class PinnedAnswers implements CommitListener, CommitSignal.Subscriber {
+
+    /** What an entry costs besides its body: its key and the entry itself, roughly. */
+    private static final int ENTRY_BYTES = 256;
+
+    /** A pinned read as asked, by whom: everything its answer depends on. */
+    record Key(String table, List<String> key, String asOfCommit, String asOfTime, Set<String> roles,
+               boolean admin, AccessControl.Grants grants) {
+    }
+
+    /**
+     * An answer as sent: its body, ETag, the commit it shows, the catalog version it was read under and the
+     * commit its read reported to its caller (Verso-Commit; 0 for none).
+     */
+    record Answer(byte[] body, String etag, long commit, long catalogVersion, long seen) {
+    }
+
+    private final Cache<Key, Answer> answers;
+    private final JdbcTemplate jdbc;
+    private final boolean enabled;
+    /** Moves before every drop of the whole cache: an answer read across a drop is not kept. */
+    private final AtomicLong epoch = new AtomicLong();
+    /** The newest catalog version this cache has seen; answers of older versions are not kept. */
+    private long catalogVersion = -1;
+    /** Every commit up to this one is accounted for: none of them changed the catalog unseen. */
+    private volatile long accounted;
+    private volatile boolean listening;
+
+    @Autowired
+    PinnedAnswers(ReadCacheProperties properties, CommitSignal signal, JdbcTemplate jdbc) {
+        this(properties.maxBytes().toBytes(), jdbc);
+        if (enabled) {
+            signal.subscribe(this);
+        }
+    }
+
+    /** A cache told of commits by no listener but its caller (PinnedAnswersTests). */
+    PinnedAnswers(long maxBytes, JdbcTemplate jdbc) {
+        this.enabled = maxBytes > 0;
+        this.answers = Caffeine.newBuilder().maximumWeight(Math.max(0, maxBytes))
+                .<Key, Answer>weigher((k, a) -> a.body().length + ENTRY_BYTES).executor(Runnable::run).build();
+        this.jdbc = jdbc;
+    }
+
+    /** The epoch to hand to {@link #keep} for an answer about to be read. */
+    long epoch() {
+        return epoch.get();
+    }
+
+    /** The answer kept for {@code key}, or null; null too for a caller that has seen a commit not accounted for. */
+    Answer find(Key key, long callerSeen) {
+        if (!listening || callerSeen > accounted) {
+            return null;
+        }
+        return answers.getIfPresent(key);
+    }
+
+    /**
+     * Keeps {@code answer}, read since {@code epoch} was taken, unless the cache was dropped meanwhile or
+     * has seen a newer catalog version; {@code accountedTo} is a commit its snapshot held.
+     */
+    synchronized void keep(Key key, Answer answer, long epoch, long accountedTo) {
+        if (!enabled || !listening || this.epoch.get() != epoch || answer.catalogVersion() < catalogVersion) {
+            return;
+        }
+        if (answer.catalogVersion() > catalogVersion) {
+            // A change this cache has not heard of yet (a grant here, another instance's DDL not yet
+            // signalled): every answer kept so far is of an older version.
+            catalogVersion = answer.catalogVersion();
+            dropAll();
+        }
+        // The snapshot held every commit up to this one under the version this cache knows: none of them
+        // changed the catalog.
+        accounted = Math.max(accounted, accountedTo);
+        answers.put(key, answer);
+    }
+
+    @Override
+    public void committed(long commit, boolean catalogChanged) {
+        if (catalogChanged) {
+            dropAll();
+        }
+    }
+
+    @Override
+    public synchronized void listening() {
+        dropAll(); // commits may have gone unheard before
+        catalogVersion = -1;
+        accounted = 0;
+        listening = true;
+    }
+
+    @Override
+    public void signalled(long commit) {
+        Long version = jdbc.queryForObject("SELECT version FROM verso.catalog_version", Long.class);
+        synchronized (this) {
+            if (version == null || version != catalogVersion) {
+                catalogVersion = version == null ? -1 : version;
+                dropAll();
+            }
+            // The version was read after the notification, so after every commit up to the one signalled.
+            accounted = Math.max(accounted, commit);
+        }
+    }
+
+    @Override
+    public synchronized void deaf() {
+        listening = false;
+        dropAll();
+    }
+
+    private synchronized void dropAll() {
+        epoch.incrementAndGet();
+        answers.invalidateAll();
+    }
+
+    /** Whether answers are served: the commit listener listens. */
+    boolean serving() {
+        return listening;
+    }
+
+    /** The answers kept, once pending evictions are done (tests). */
+    long size() {
+        answers.cleanUp();
+        return answers.estimatedSize();
+    }
+}

@@ -1,0 +1,245 @@
+package io.verso.engine;
+
+import io.verso.analyze.BoundChange;
+import io.verso.analyze.GroupBatch;
+import io.verso.analyze.WriteAnalyzer;
+import io.verso.analyze.WriteAnalyzer.RowInput;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.GroupDef;
+import io.verso.catalog.TableDef;
+import io.verso.catalog.TableMode;
+import io.verso.compile.CheckCompiler;
+import io.verso.compile.WriteCompiler;
+import io.verso.plan.Plan;
+import io.verso.plan.Planner;
+import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The row writes of one request ({@link Statement.RowWrite}: INSERT, UPSERT, UPDATE, DELETE by key or by
+ * WHERE) into every table mode: each statement's rows turned into one batch per attribute group it writes
+ * and written at the request's commit, its CHECK constraints then verified on what it touched. Rows are
+ * numbered across the request ({@link #position}), so a receipt's outcomes name each row by its place.
+ * System-versioned tables, and UPDATE/DELETE of APPEND tables, are set-based and run their own statement.
+ */
+final class RowWrites {
+
+    /** What a row write sees of its request beyond {@link RequestContext}. */
+    interface Context extends RequestContext {
+        /** The catalog as the planner asks it: each lookup checked for the privileges the plan needs. */
+        Planner.Tables planned();
+
+        /** The time of the request's commit, as system-versioned rows record it. */
+        Instant commitTime();
+
+        /** Refuses {@code statement}, which ends rows of APPEND table {@code table}, if a derived table reads it. */
+        void refuseEndingRows(Ident table, String statement);
+    }
+
+    private final SqlRunner sql;
+    private final SystemVersioning system;
+    private final AppendChanges appendChanges;
+    private final Context request;
+    /** The ordinal of the next row the request writes. */
+    private int position;
+
+    RowWrites(SqlRunner sql, SystemVersioning system, AppendChanges appendChanges, Context request) {
+        this.sql = sql;
+        this.system = system;
+        this.appendChanges = appendChanges;
+        this.request = request;
+    }
+
+    StatementResult execute(Statement.RowWrite statement) {
+        if (statement instanceof Statement.InsertRows insert) {
+            return insertRows(insert);
+        }
+        if (statement instanceof Statement.Update update) {
+            return update(update);
+        }
+        if (statement instanceof Statement.Delete delete) {
+            return delete(delete);
+        }
+        return deleteKeys((Statement.DeleteKeys) statement);
+    }
+
+    private StatementResult insertRows(Statement.InsertRows written) {
+        String kind = written.upsert() ? "UPSERT" : "INSERT";
+        TableDef table = request.table(written.table());
+        Statement.InsertRows statement = ValuesEvaluation.evaluated(written, table, request, request.asOf(),
+                request.params(), sql);
+        if (table.mode() == TableMode.SYSTEM) {
+            return system.insert(statement, table, request, request.commitTime(), this::queriedRows);
+        }
+        Planner.checkMode(statement, table);
+        // VALUES go to column arrays directly (the ingest path); a query's rows come back as text rows.
+        WriteAnalyzer.ValuesRows values = statement.query() == null
+                ? WriteAnalyzer.valuesRows(statement, table, request.params()) : null;
+        List<RowInput> rows = values == null ? queriedRows(statement) : null;
+        int count = values != null ? values.size() : rows.size();
+        if (count == 0) {
+            return StatementResult.Written.empty(kind, table.name());
+        }
+        Set<String> given = values != null ? values.given() : rows.get(0).values().keySet();
+        List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
+                : WriteAnalyzer.touchedGroups(table, given, statement.group());
+        List<GroupBatch> batches = values != null
+                ? WriteAnalyzer.batches(table, values, groups, position, statement.pos())
+                : WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
+        if (!statement.upsert() && table.mode().keyed()) {
+            refuseKeys(table, batches.get(0), statement.pos());
+        }
+        return checked(write(kind, table, count, batches), table, batches, statement.pos());
+    }
+
+    /** The table's CHECK constraints hold for the rows the write touched, as they are now. */
+    private StatementResult checked(StatementResult result, TableDef table, List<GroupBatch> batches, Pos pos) {
+        if (table.mode() == TableMode.APPEND) {
+            Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), pos);
+        } else {
+            String[][] keys = new String[table.keyColumns().size()][];
+            System.arraycopy(batches.get(0).values(), 0, keys, 0, keys.length);
+            Checks.verify(sql, table, checks -> CheckCompiler.keyed(table, checks, keys), pos);
+        }
+        return result;
+    }
+
+    /** The rows of INSERT/UPSERT ... query, read as its plan says (Plan.QueriedWrite), as text per column. */
+    private List<RowInput> queriedRows(Statement.InsertRows statement) {
+        Plan.QueriedWrite plan = Planner.queriedWrite(statement, request.planned(), request.asOf(), request.params());
+        List<ColumnDef> columns = plan.columns();
+        List<RowInput> rows = new ArrayList<>();
+        for (String[] texts : sql.texts(plan.read())) {
+            rows.add(new RowInput(named(columns, texts), Map.of(), "row " + (rows.size() + 1) + " of the query"));
+        }
+        return rows;
+    }
+
+    /** A row read back as text per column, by the names of {@code columns} (the first of its texts). */
+    private static Map<String, Object> named(List<ColumnDef> columns, String[] texts) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (int i = 0; i < columns.size(); i++) {
+            values.put(columns.get(i).name(), texts[i]);
+        }
+        return values;
+    }
+
+    private void refuseKeys(TableDef table, GroupBatch batch, Pos pos) {
+        String[][] keyValues = new String[table.keyColumns().size()][];
+        System.arraycopy(batch.values(), 0, keyValues, 0, keyValues.length);
+        InsertKeys.refuse(sql, table, keyValues, pos);
+    }
+
+    private StatementResult write(String kind, TableDef table, int rows, List<GroupBatch> batches) {
+        long versions = 0;
+        long current = 0;
+        boolean[] rowCurrent = new boolean[rows];
+        int first = position;
+        for (GroupBatch batch : batches) {
+            if (table.mode() == TableMode.APPEND) {
+                versions += sql.update(WriteCompiler.append(table, batch.columns(), batch.values(),
+                        batch.positions(), request.commit()));
+                current = versions;
+                Arrays.fill(rowCurrent, true);
+            } else {
+                Object[] outcome = sql.query(WriteCompiler.groupWrite(batch, request.commit()), rs -> {
+                    rs.next();
+                    java.sql.Array won = rs.getArray(2);
+                    return new Object[] {rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray()};
+                });
+                versions += (Long) outcome[0];
+                Integer[] won = (Integer[]) outcome[1];
+                current += won.length;
+                for (Integer p : won) {
+                    rowCurrent[p - first] = true;
+                }
+            }
+        }
+        position += rows;
+        request.touch(table.name(), versions);
+        List<String[]> keys = new ArrayList<>(rows);
+        GroupBatch sample = batches.get(0);
+        int keyCount = table.keyColumns().size();
+        for (int r = 0; r < rows; r++) {
+            String[] key = new String[keyCount];
+            for (int k = 0; k < keyCount; k++) {
+                key[k] = sample.values()[k][r];
+            }
+            keys.add(key);
+        }
+        return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current,
+                keys, rowCurrent);
+    }
+
+    private StatementResult update(Statement.Update statement) {
+        if (!(Planner.update(statement, request.planned(), request.asOf(), request.params()) instanceof Plan.Update plan)) {
+            TableDef table = request.table(statement.table());
+            if (table.mode() == TableMode.APPEND) {
+                request.refuseEndingRows(statement.table(), "UPDATE");
+                StatementResult.Written updated = appendChanges.update(statement, table, request, position);
+                position += (int) updated.rows();
+                return updated;
+            }
+            return system.update(statement, table, request, request.commitTime());
+        }
+        BoundChange.Update update = plan.bound();
+        TableDef table = update.table();
+        List<ColumnDef> columns = update.columns();
+        List<RowInput> rows = new ArrayList<>();
+        for (String[] texts : sql.texts(plan.read())) {
+            rows.add(new RowInput(named(columns, texts), Map.of(),
+                    "the row of key " + InsertKeys.describe(table.keyColumns(), texts)));
+        }
+        if (rows.isEmpty()) {
+            return StatementResult.Written.empty("UPDATE", table.name());
+        }
+        List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, update.groups(), false, position,
+                statement.pos());
+        return checked(write("UPDATE", table, rows.size(), batches), table, batches, statement.pos());
+    }
+
+    private StatementResult delete(Statement.Delete statement) {
+        if (!(Planner.delete(statement, request.planned(), request.asOf(), request.params()) instanceof Plan.Delete plan)) {
+            TableDef table = request.table(statement.table());
+            if (table.mode() == TableMode.APPEND) {
+                request.refuseEndingRows(statement.table(), "DELETE");
+                return appendChanges.delete(statement, table, request);
+            }
+            return system.delete(statement, table, request, request.commitTime());
+        }
+        BoundChange.Delete delete = plan.bound();
+        TableDef table = delete.table();
+        List<Map<String, Object>> keys = delete.keys();
+        if (keys == null) {
+            keys = new ArrayList<>();
+            for (String[] texts : sql.texts(plan.read())) {
+                keys.add(named(table.keyColumns(), texts));
+            }
+        }
+        List<RowInput> rows = WriteAnalyzer.tombstones(delete, keys);
+        if (rows.isEmpty()) {
+            return StatementResult.Written.empty("DELETE", table.name());
+        }
+        return write("DELETE", table, rows.size(),
+                WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, statement.pos()));
+    }
+
+    private StatementResult deleteKeys(Statement.DeleteKeys delete) {
+        TableDef table = request.table(delete.table());
+        Planner.requireKeyed(table, delete.table(), "DELETE");
+        List<RowInput> rows = WriteAnalyzer.tombstones(delete, table, request.params());
+        if (rows.isEmpty()) {
+            return StatementResult.Written.empty("DELETE", table.name());
+        }
+        return write("DELETE", table, rows.size(),
+                WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, delete.pos()));
+    }
+}

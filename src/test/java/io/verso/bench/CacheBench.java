@@ -1,0 +1,277 @@
+package io.verso.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One-key reads and HTTP caching side by side (bench/cache.sh, docs/benchmark.md "Cached reads"): with the
+ * same clients and keys, PostgreSQL direct (a prepared statement on a plain table), Verso's current read,
+ * its repeated AS OF read of hot keys (answered from the cache of pinned answers) and a conditional GET of
+ * an unchanged current row (304 after one statement that reads no row). Each scenario runs for a fixed
+ * time per round, rounds interleaved; reported are reads/s, the ratio to PostgreSQL direct in the same
+ * round, and the CPU the service and PostgreSQL's processes spent per read (from /proc; PostgreSQL's
+ * includes whatever else the machine's cluster ran meanwhile, so it is an upper bound).
+ */
+public final class CacheBench {
+
+    private static final String TABLE = "cache_bench";
+
+    private final String base;
+    private final String pgUrl;
+    private final ServiceCpu service;
+    private final int keys;
+    private final int hot;
+    private final int clients;
+    private final double seconds;
+    private final int rounds;
+    private final KeepAliveGet http;
+    /** Whether to measure conditional GETs: false for a service that has no ETags (one before issue 26). */
+    private final boolean conditional;
+    private final String postmaster;
+    private long asOf;
+    private String[] etags;
+
+    private CacheBench(Map<String, String> args) {
+        this.base = args.getOrDefault("url", "http://127.0.0.1:18080");
+        this.pgUrl = args.get("pg");
+        this.service = new ServiceCpu(args.get("servicePid"));
+        this.keys = Integer.parseInt(args.getOrDefault("keys", "20000"));
+        this.hot = Integer.parseInt(args.getOrDefault("hot", "2000"));
+        this.clients = Integer.parseInt(args.getOrDefault("clients", "16"));
+        this.seconds = Double.parseDouble(args.getOrDefault("seconds", "5"));
+        this.rounds = Integer.parseInt(args.getOrDefault("rounds", "3"));
+        this.http = new KeepAliveGet(base, System.getenv("VERSO_API_KEY"));
+        this.conditional = Boolean.parseBoolean(args.getOrDefault("conditional", "true"));
+        this.postmaster = args.get("pgPid");
+    }
+
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> args = new LinkedHashMap<>();
+        for (String a : argv) {
+            int eq = a.indexOf('=');
+            args.put(a.substring(2, eq), a.substring(eq + 1));
+        }
+        CacheBench bench = new CacheBench(args);
+        String report = bench.run();
+        Path out = Path.of(args.getOrDefault("out", "target/bench/cache.md"));
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report);
+        System.out.println(report);
+    }
+
+    /** One way of reading a key, run by every client thread. */
+    private interface Read {
+        void read(int key) throws Exception;
+    }
+
+    private record Sample(double perSecond, double serviceMicros, double pgMicros) {
+    }
+
+    private String run() throws Exception {
+        setUp();
+        Map<String, List<Sample>> samples = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            measure(samples, "PostgreSQL direct (prepared, plain table)", keys, directRead());
+            measure(samples, "Verso GET …/row, current", keys, k -> ok(http.get(rowPath(k, null)), 200));
+            measure(samples, "Verso GET …/row?asOfCommit, repeated (hot keys)", hot,
+                    k -> ok(http.get(rowPath(k, asOf)), 200));
+            if (conditional) {
+                measure(samples, "Verso GET …/row, If-None-Match (304)", hot,
+                        k -> ok(http.get(rowPath(k, null), "If-None-Match: " + etags[k] + "\r\n"), 304));
+            }
+        }
+        return report(samples);
+    }
+
+    private void setUp() throws Exception {
+        VersoClient verso = new VersoClient(base);
+        verso.sql("DROP TABLE IF EXISTS " + TABLE, "");
+        verso.sql("CREATE TABLE " + TABLE + " (id BIGINT PRIMARY KEY, v TEXT) VERSIONED", "");
+        for (int version = 0; version < 2; version++) {
+            for (int from = 0; from < keys; from += 1000) {
+                StringBuilder values = new StringBuilder();
+                for (int k = from; k < Math.min(keys, from + 1000); k++) {
+                    values.append(k == from ? "" : ", ").append('(').append(k).append(", 'value ").append(k)
+                            .append(" v").append(version).append("')");
+                }
+                String receipt = verso.sql("UPSERT INTO " + TABLE + " VALUES " + values, "");
+                if (version == 0) {
+                    asOf = Long.parseLong(receipt.replaceAll("(?s).*\"commit\":\"(\\d+)\".*", "$1"));
+                }
+            }
+        }
+        try (Connection pg = DriverManager.getConnection(pgUrl); Statement s = pg.createStatement()) {
+            s.execute("DROP TABLE IF EXISTS " + TABLE);
+            s.execute("CREATE TABLE " + TABLE + " (id bigint PRIMARY KEY, v text)");
+            s.execute("INSERT INTO " + TABLE + " SELECT k, 'value ' || k || ' v1' FROM generate_series(0, "
+                    + (keys - 1) + ") AS k");
+            s.execute("ANALYZE " + TABLE);
+        }
+        // The hot keys' current ETags (a second read: the first after the CREATE reads the long way).
+        HttpClient client = HttpClient.newHttpClient();
+        etags = new String[hot];
+        for (int k = 0; k < hot && conditional; k++) {
+            for (int attempt = 0; attempt < 2 && etags[k] == null; attempt++) {
+                HttpResponse<Void> r = client.send(VersoClient.request(URI.create(base + rowPath(k, null))).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                etags[k] = r.headers().firstValue("ETag").orElse(null);
+            }
+            if (etags[k] == null) {
+                throw new IllegalStateException("no ETag on the current read of key " + k);
+            }
+        }
+        // Warm-up: every scenario a while, the cache filled with the hot keys.
+        Map<String, List<Sample>> ignored = new LinkedHashMap<>();
+        measure(ignored, "warm-up", keys, directRead());
+        measure(ignored, "warm-up", keys, k -> ok(http.get(rowPath(k, null)), 200));
+        for (int k = 0; k < hot; k++) {
+            ok(http.get(rowPath(k, asOf)), 200);
+        }
+        if (conditional) {
+            measure(ignored, "warm-up", hot, k -> ok(http.get(rowPath(k, null), "If-None-Match: " + etags[k] + "\r\n"),
+                    304));
+        }
+    }
+
+    private Read directRead() {
+        ThreadLocal<PreparedStatement> statements = ThreadLocal.withInitial(() -> {
+            try {
+                return DriverManager.getConnection(pgUrl).prepareStatement("SELECT id, v FROM " + TABLE + " WHERE id = ?");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return k -> {
+            PreparedStatement ps = statements.get();
+            ps.setLong(1, k);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no row " + k);
+                }
+            }
+        };
+    }
+
+    private static String rowPath(int key, Long asOfCommit) {
+        return "/v1/tables/" + TABLE + "/row?key=" + key + (asOfCommit == null ? "" : "&asOfCommit=" + asOfCommit);
+    }
+
+    private static void ok(KeepAliveGet.Answer answer, int status) {
+        if (answer.status() != status) {
+            throw new IllegalStateException("status " + answer.status() + ", expected " + status);
+        }
+    }
+
+    private void measure(Map<String, List<Sample>> samples, String name, int keyRange, Read read) throws Exception {
+        LongAdder done = new LongAdder();
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        List<Thread> threads = new ArrayList<>();
+        Exception[] failure = new Exception[1];
+        double serviceBefore = service.seconds();
+        double pgBefore = postgresSeconds();
+        long started = System.nanoTime();
+        for (int c = 0; c < clients; c++) {
+            Thread t = new Thread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        read.read(ThreadLocalRandom.current().nextInt(keyRange));
+                        done.increment();
+                    }
+                } catch (Exception e) {
+                    failure[0] = e;
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failure[0] != null) {
+            throw new IllegalStateException(name + " failed", failure[0]);
+        }
+        double wall = (System.nanoTime() - started) / 1e9;
+        long reads = done.sum();
+        double serviceCpu = service.seconds() - serviceBefore;
+        double pgCpu = postgresSeconds() - pgBefore;
+        samples.computeIfAbsent(name, n -> new ArrayList<>()).add(new Sample(reads / wall,
+                serviceBefore < 0 ? Double.NaN : serviceCpu * 1e6 / reads, pgBefore < 0 ? Double.NaN : pgCpu * 1e6 / reads));
+    }
+
+    /**
+     * CPU seconds of the cluster's postmaster ({@code --pgPid}) and its children (backends, and what ended
+     * ones spent, in the postmaster's cutime), or -1 when unknown.
+     */
+    private double postgresSeconds() {
+        if (postmaster == null) {
+            return -1;
+        }
+        double total = 0;
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                if (!p.getFileName().toString().chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String line = Files.readString(p.resolve("stat"));
+                    String[] fields = line.substring(line.lastIndexOf(')') + 2).split(" ");
+                    if (!p.getFileName().toString().equals(postmaster) && !fields[1].equals(postmaster)) {
+                        continue;
+                    }
+                    // utime, stime, and cutime, cstime: what ended backends spent lands in the postmaster's.
+                    total += (Long.parseLong(fields[11]) + Long.parseLong(fields[12]) + Long.parseLong(fields[13])
+                            + Long.parseLong(fields[14])) / 100.0;
+                } catch (IOException | RuntimeException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return -1;
+        }
+        return total;
+    }
+
+    private String report(Map<String, List<Sample>> samples) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "## Cached reads (%d clients, %,d keys, %,d hot, %d rounds of %.0f s)%n%n",
+                clients, keys, hot, rounds, seconds));
+        md.append("| scenario | reads/s (min–max) | / PostgreSQL direct | service CPU µs/read | PostgreSQL CPU µs/read |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: |\n");
+        List<Sample> direct = samples.values().iterator().next();
+        for (Map.Entry<String, List<Sample>> e : samples.entrySet()) {
+            List<Sample> s = e.getValue();
+            double min = s.stream().mapToDouble(Sample::perSecond).min().orElse(0);
+            double max = s.stream().mapToDouble(Sample::perSecond).max().orElse(0);
+            double ratio = 0;
+            for (int i = 0; i < s.size(); i++) {
+                ratio += s.get(i).perSecond() / direct.get(i).perSecond();
+            }
+            ratio /= s.size();
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f–%,.0f | %.2f× | %s | %s |%n", e.getKey(), min, max, ratio,
+                    micros(s, Sample::serviceMicros), micros(s, Sample::pgMicros)));
+        }
+        return md.toString();
+    }
+
+    private static String micros(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
+        double min = s.stream().mapToDouble(f).min().orElse(Double.NaN);
+        double max = s.stream().mapToDouble(f).max().orElse(Double.NaN);
+        return Double.isNaN(min) ? "—" : String.format(Locale.ROOT, "%.0f–%.0f", min, max);
+    }
+}
