@@ -8,12 +8,14 @@ import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.DdlAnalyzer;
 import io.verso.analyze.ReadAnalyzer;
+import io.verso.analyze.TableLookup;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.analyze.WriteAnalyzer.RowInput;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
+import io.verso.catalog.ViewDef;
 import io.verso.compile.DdlCompiler;
 import io.verso.compile.DerivedCompiler;
 import io.verso.compile.WriteCompiler;
@@ -33,7 +35,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -117,8 +122,48 @@ public class Deriver {
      * ({@code visible}): the others are counted, never named.
      */
     public void refuseDependency(List<DerivedDef> derived, Ident table, String statement,
-                                 java.util.function.Predicate<TableDef> visible) {
-        List<DerivedDef> dependents = derived.stream().filter(d -> d.sources().contains(table.name())).toList();
+                                 Predicate<TableDef> visible) {
+        refuse(derived.stream().filter(d -> d.sources().contains(table.name())).toList(), table, statement, visible);
+    }
+
+    /**
+     * Refuses DROP VIEW of a view that a derived table reads, directly or through other views: the view is
+     * expanded into the derived table's query at every commit of its sources, which would then find no such
+     * relation. Only an admin of all tables drops a view, so every dependent is named.
+     */
+    public void refuseDroppingView(List<DerivedDef> derived, Ident view,
+                                   Function<String, Optional<ViewDef>> views) {
+        refuse(derived.stream().filter(d -> viewsRead(d, views).contains(view.name())).toList(), view, "DROP VIEW",
+                table -> true);
+    }
+
+    /** The views {@code d}'s query reads, those inside views included, as far as its analysis reaches. */
+    private Set<String> viewsRead(DerivedDef d, Function<String, Optional<ViewDef>> views) {
+        Set<String> read = new HashSet<>();
+        TableLookup lookup = new TableLookup() {
+            @Override
+            public TableDef table(Ident name) {
+                return catalog.find(name.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
+                        "unknown table '" + name.name() + "'", name.pos()));
+            }
+
+            @Override
+            public Optional<ViewDef> view(String name) {
+                read.add(name);
+                return views.apply(name);
+            }
+        };
+        try {
+            ReadAnalyzer.query(Definitions.query(d.query()), lookup,
+                    new io.verso.analyze.AsOfResolver(List.of(), Long.MAX_VALUE), 0);
+        } catch (VersoException e) {
+            // A query that no longer analyses reads at least the views its analysis reached.
+        }
+        return read;
+    }
+
+    private void refuse(List<DerivedDef> dependents, Ident name, String statement,
+                        Predicate<TableDef> visible) {
         if (dependents.isEmpty()) {
             return;
         }
@@ -128,8 +173,8 @@ public class Deriver {
         String which = named.isEmpty() ? dependents.size() + " derived table(s) you may not see"
                 : "derived table(s) " + String.join(", ", named) + (unnamed == 0 ? ""
                 : " and " + unnamed + " you may not see");
-        throw VersoException.at(ErrorCode.DERIVED_DEPENDENCY, statement + " " + table.name() + " is refused: " + which
-                + " read it; they must be dropped first", table.pos());
+        throw VersoException.at(ErrorCode.DERIVED_DEPENDENCY, statement + " " + name.name() + " is refused: " + which
+                + " read it; they must be dropped first", name.pos());
     }
 
     /**
@@ -137,7 +182,7 @@ public class Deriver {
      * shape lets source commits be applied ({@link #mode}); only the tables {@code visible} to the
      * caller, as SHOW TABLES.
      */
-    public List<List<Object>> show(long appliedThrough, java.util.function.Predicate<TableDef> visible) {
+    public List<List<Object>> show(long appliedThrough, Predicate<TableDef> visible) {
         List<List<Object>> rows = new ArrayList<>();
         for (DerivedDef d : all()) {
             TableDef table = catalog.find(d.name()).orElseThrow();

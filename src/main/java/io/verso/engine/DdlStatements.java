@@ -9,6 +9,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
 import io.verso.compile.DdlCompiler;
+import io.verso.derive.Deriver;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.security.AccessControl;
@@ -34,8 +35,11 @@ final class DdlStatements {
     private final SqlRunner sql;
     private final SystemVersioning system;
     private final Lifecycle lifecycle;
+    private final Deriver deriver;
 
-    DdlStatements(Catalog catalog, Views views, AccessControl access, SqlRunner sql, SystemVersioning system) {
+    DdlStatements(Catalog catalog, Views views, AccessControl access, SqlRunner sql, SystemVersioning system,
+                  Deriver deriver) {
+        this.deriver = deriver;
         this.catalog = catalog;
         this.views = views;
         this.access = access;
@@ -142,6 +146,9 @@ final class DdlStatements {
     private StatementResult dropView(Statement.DropView drop, RequestContext request) {
         access.requireGlobalAdmin(request.principal(), "DROP VIEW", drop.pos());
         String name = drop.name().name();
+        if (views.find(name).isPresent()) {
+            deriver.refuseDroppingView(deriver.all(), drop.name(), views::find);
+        }
         if (!views.delete(name)) {
             if (drop.ifExists()) {
                 return new StatementResult.Changed("DROP VIEW", name, false, null);

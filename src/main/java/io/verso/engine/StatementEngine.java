@@ -89,7 +89,7 @@ public class StatementEngine {
         this.deriver = deriver;
         this.views = views;
         this.system = new SystemVersioning(catalog, sql);
-        this.ddl = new DdlStatements(catalog, views, access, sql, system);
+        this.ddl = new DdlStatements(catalog, views, access, sql, system, deriver);
         this.appendChanges = new AppendChanges(sql);
         this.sql = sql;
         this.properties = properties;
