@@ -45,7 +45,7 @@ final class DdlStatements {
         this.access = access;
         this.sql = sql;
         this.system = system;
-        this.lifecycle = new Lifecycle(catalog, sql);
+        this.lifecycle = new Lifecycle(catalog, views, sql);
     }
 
     /** Runs DDL: the statements no other part of the engine takes. */
@@ -74,10 +74,7 @@ final class DdlStatements {
             throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + create.name() + "' already exists",
                     create.name().pos());
         }
-        if (views.find(create.name().name()).isPresent()) {
-            throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + create.name() + "' already exists",
-                    create.name().pos());
-        }
+        views.refuseTaken(create.name());
         if (create.systemVersioning() != null) {
             StatementResult created = system.create(create, request.commit());
             request.catalogChanged();

@@ -6,6 +6,7 @@ import io.verso.catalog.Catalog;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.IndexDef;
 import io.verso.catalog.TableDef;
+import io.verso.catalog.Views;
 import io.verso.compile.LifecycleCompiler;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
@@ -27,10 +28,12 @@ final class Lifecycle {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Catalog catalog;
+    private final Views views;
     private final SqlRunner sql;
 
-    Lifecycle(Catalog catalog, SqlRunner sql) {
+    Lifecycle(Catalog catalog, Views views, SqlRunner sql) {
         this.catalog = catalog;
+        this.views = views;
         this.sql = sql;
     }
 
@@ -101,8 +104,11 @@ final class Lifecycle {
 
     private StatementResult renameTable(Statement.RenameTable rename, RequestContext request) {
         TableDef table = request.table(rename.table());
-        TableDef renamed = catalog.update(LifecycleAnalyzer.renameTable(rename, table,
-                catalog.find(rename.to().name()).isPresent()));
+        boolean taken = catalog.find(rename.to().name()).isPresent();
+        if (!taken) {
+            views.refuseTaken(rename.to());
+        }
+        TableDef renamed = catalog.update(LifecycleAnalyzer.renameTable(rename, table, taken));
         request.touch(table.name(), 0);
         return changed("ALTER TABLE", renamed, request, null);
     }

@@ -109,6 +109,17 @@ class ReadLanguageTests extends IntegrationTest {
         assertThat(rows("SELECT k, b FROM " + view + " AS OF COMMIT " + c1 + " ORDER BY k"))
                 .containsExactly(List.of("2", "20"));
         sql.fails(409, "VIEW_EXISTS", "CREATE VIEW " + view + " AS SELECT 1");
+        // Tables and views share one namespace, however a table comes by its name.
+        String other = table("t");
+        sql.write("CREATE TABLE " + other + " (k INT PRIMARY KEY, b INT) VERSIONED");
+        for (String taken : List.of("CREATE TABLE " + view + " (k INT)",
+                "CREATE DERIVED TABLE " + view + " PRIMARY KEY (k) AS SELECT k, b FROM " + other,
+                "ALTER TABLE " + other + " RENAME TO " + view)) {
+            assertThat(sql.fails(409, "TABLE_EXISTS", taken).path("detail").asString())
+                    .isEqualTo("a view named '" + view + "' already exists");
+        }
+        assertThat(rows("SELECT k, b FROM " + view + " ORDER BY k")).hasSize(2);
+        sql.write("DROP TABLE " + other);
         sql.write("DROP VIEW " + view);
         sql.fails(404, "UNKNOWN_TABLE", "SELECT * FROM " + view);
     }
