@@ -3,6 +3,7 @@ package io.verso.security;
 import io.verso.error.ErrorCode;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -52,12 +53,22 @@ public final class Problems {
                 : "; it takes " + String.join(" or ", allow.strip().split("\\s*,\\s*")) + " (the Allow header)");
     }
 
+    /** A problem's {@code type}: the page of its code, the same for every surface that renders it. */
+    public static URI type(String code) {
+        return URI.create("https://verso.dev/problems/" + code.toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+
+    /** A problem's {@code title}: its code in words. */
+    public static String title(String code) {
+        String words = code.replace('_', ' ').toLowerCase(Locale.ROOT);
+        return Character.toUpperCase(words.charAt(0)) + words.substring(1);
+    }
+
     /** The problem's JSON: the fields {@code api.rest.ProblemAdvice} renders, {@code requestId} when known. */
     static byte[] body(int status, String code, String detail, String pointer, String requestId) {
         Map<String, Object> problem = new LinkedHashMap<>();
-        problem.put("type", "https://verso.dev/problems/" + code.toLowerCase(Locale.ROOT).replace('_', '-'));
-        String words = code.replace('_', ' ').toLowerCase(Locale.ROOT);
-        problem.put("title", Character.toUpperCase(words.charAt(0)) + words.substring(1));
+        problem.put("type", type(code).toString());
+        problem.put("title", title(code));
         problem.put("status", status);
         problem.put("detail", detail);
         problem.put("code", code);

@@ -85,8 +85,20 @@ class ContainerProblemsTests extends IntegrationTest {
         return (TestSecurity.HEADER + ": " + TestSecurity.ADMIN_KEY).getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * A problem as every surface renders it, whoever made it (a controller, Spring MVC, a filter, Tomcat): its
+     * {@code type} names its code's page and its {@code title} says the code in words, and it carries the
+     * request's id.
+     */
     private static void carriesItsRequestId(Raw raw) {
         assertThat(raw.headers().get("content-type")).as(raw.body()).startsWith("application/problem+json");
+        String code = raw.json().path("code").asString();
+        assertThat(raw.json().path("type").asString()).as(raw.body())
+                .isEqualTo("https://verso.dev/problems/" + code.toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        String words = code.replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
+        assertThat(raw.json().path("title").asString()).as(raw.body())
+                .isEqualTo(Character.toUpperCase(words.charAt(0)) + words.substring(1));
+        assertThat(raw.json().path("status").asInt()).isEqualTo(raw.status());
         String id = raw.json().path("requestId").asString();
         assertThat(id).as(raw.body()).isNotBlank();
         assertThat(raw.headers().get("x-request-id")).isEqualTo(id);
@@ -108,6 +120,24 @@ class ContainerProblemsTests extends IntegrationTest {
         assertThat(raw.status()).isEqualTo(405);
         assertThat(raw.json().path("detail").asString()).as(raw.body()).contains("DELETE").contains("POST");
         carriesItsRequestId(raw);
+    }
+
+    /** Spring MVC's own refusals render as the service's: they used to lack a type and say "Bad Request". */
+    @Test
+    void aBodyOfAnotherMediaTypeOrAParameterOfAnotherTypeIsAProblemLikeAnyOther() throws Exception {
+        Raw media = raw("POST", "/v1/sql", List.of(admin(), "Content-Type: text/plain".getBytes(
+                StandardCharsets.ISO_8859_1)), "SELECT 1");
+        assertThat(media.status()).isEqualTo(415);
+        assertThat(media.json().path("code").asString()).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
+        carriesItsRequestId(media);
+        Raw limit = raw("GET", "/v1/commits?limit=abc", List.of(admin()), null);
+        assertThat(limit.status()).isEqualTo(400);
+        assertThat(limit.json().path("code").asString()).isEqualTo("INVALID_REQUEST");
+        assertThat(limit.json().path("pointer").asString()).isEqualTo("limit");
+        carriesItsRequestId(limit);
+        Raw path = raw("GET", "/v1/no-such-resource", List.of(admin()), null);
+        assertThat(path.status()).isEqualTo(404);
+        carriesItsRequestId(path);
     }
 
     @Test

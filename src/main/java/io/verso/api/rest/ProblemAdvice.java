@@ -3,7 +3,7 @@ package io.verso.api.rest;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.ops.RequestIdFilter;
-import java.net.URI;
+import io.verso.security.Problems;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -67,11 +67,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         ProblemDetail problem = body instanceof ProblemDetail p ? p
                 : ex instanceof ErrorResponse er ? er.getBody()
                 : ProblemDetail.forStatus(statusCode);
-        problem.setProperty("code", frameworkCode(statusCode));
+        String code = frameworkCode(statusCode);
+        problem.setType(Problems.type(code));
+        problem.setTitle(Problems.title(code));
+        problem.setProperty("code", code);
         if (ex instanceof org.springframework.web.HttpRequestMethodNotSupportedException refused
                 && request instanceof org.springframework.web.context.request.ServletWebRequest servlet) {
             // The same words as a 405 Tomcat answers itself (security.ProblemErrorReportValve).
-            problem.setDetail(io.verso.security.Problems.notAllowed(refused.getMethod(),
+            problem.setDetail(Problems.notAllowed(refused.getMethod(),
                     servlet.getRequest().getRequestURI(), refused.getSupportedMethods() == null ? null
                             : String.join(", ", refused.getSupportedMethods())));
         }
@@ -87,8 +90,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     static ProblemDetail problem(VersoException e) {
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(e.code().status()), e.getMessage());
-        problem.setType(URI.create("https://verso.dev/problems/" + e.code().name().toLowerCase().replace('_', '-')));
-        problem.setTitle(title(e.code()));
+        problem.setType(Problems.type(e.code().name()));
+        problem.setTitle(Problems.title(e.code().name()));
         problem.setProperty("code", e.code().name());
         requestId(problem);
         if (e instanceof VersoException.UserError user) {
@@ -108,11 +111,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
         if (id != null) {
             problem.setProperty("requestId", id);
         }
-    }
-
-    private static String title(ErrorCode code) {
-        String words = code.name().replace('_', ' ').toLowerCase();
-        return Character.toUpperCase(words.charAt(0)) + words.substring(1);
     }
 
     private static String frameworkCode(HttpStatusCode status) {
