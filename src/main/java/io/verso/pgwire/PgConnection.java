@@ -232,6 +232,9 @@ final class PgConnection implements Runnable {
         if (type == 'X') {
             return false;
         }
+        if (!stillValid()) {
+            return false; // nothing sent after a key's revocation or a token's expiry is run
+        }
         if (failed != null && type != 'S') {
             return true; // discarded up to the Sync after an error
         }
@@ -276,9 +279,6 @@ final class PgConnection implements Runnable {
 
     /** Runs a Query message; false when the connection ends (its credential no longer holds). */
     private boolean query(String sql) throws IOException, ProtocolException {
-        if (!stillValid()) {
-            return false;
-        }
         if (aborted) {
             if (SessionStatements.endsTransaction(sql)) {
                 aborted = false;
@@ -297,7 +297,9 @@ final class PgConnection implements Runnable {
             copy = Optional.empty();
         }
         if (copy.isPresent()) {
-            copyIn(copy.get());
+            if (!copyIn(copy.get())) {
+                return false;
+            }
             ready();
             return true;
         }
@@ -334,8 +336,10 @@ final class PgConnection implements Runnable {
      * CopyData up to CopyDone, and its rows written as one INSERT request: one commit, whose number is the
      * receipt ({@code verso.last_commit}) beside a notice of what it wrote. Data beyond
      * {@code verso.pgwire.max-message-bytes} is read to its end and refused (54000), so nothing is written.
+     * False when the connection ends: the credential no longer held when the data was complete (the check
+     * before each message cannot reach a connection in the middle of a COPY), so nothing is written.
      */
-    private void copyIn(CopyIn copy) throws IOException, ProtocolException {
+    private boolean copyIn(CopyIn copy) throws IOException, ProtocolException {
         List<String> names = copy.columnNames();
         try {
             // The table must be there for the caller before any data is taken; its columns when none are named.
@@ -347,7 +351,7 @@ final class PgConnection implements Runnable {
             }
         } catch (StatementRequests.Failed f) {
             f.pgError().write(out);
-            return;
+            return true;
         }
         out.begin('G').byte1(0).int16(copy.columns().size());
         for (int i = 0; i < copy.columns().size(); i++) {
@@ -369,17 +373,20 @@ final class PgConnection implements Runnable {
                     }
                 }
                 case 'c' -> {
+                    if (!stillValid()) {
+                        return false;
+                    }
                     if (tooLarge) {
                         PgError.error("54000", "the COPY data is larger than " + limit
                                 + " bytes (verso.pgwire.max-message-bytes); nothing was written").write(out);
                     } else {
                         writeCopied(copy, names, data.toByteArray());
                     }
-                    return;
+                    return true;
                 }
                 case 'f' -> {
                     PgError.error("57014", "COPY from stdin failed: " + message.body().cstring()).write(out);
-                    return;
+                    return true;
                 }
                 case 'H', 'S' -> {
                     // Ignored during COPY, as PostgreSQL does.
@@ -733,9 +740,6 @@ final class PgConnection implements Runnable {
     /** Runs the request of the messages since the last Sync and sends their answers; false as {@link #query}. */
     private boolean sync() throws IOException {
         if (failed == null && !calls.isEmpty()) {
-            if (!stillValid()) {
-                return false;
-            }
             try {
                 ExecutionResult result = requests.run(principal, address, calls.stream().map(PgConnection::call).toList());
                 for (int i = 0; i < calls.size(); i++) {

@@ -396,6 +396,30 @@ class PgWireTests extends IntegrationTest {
         }
     }
 
+    /**
+     * A JWT's expiry ends its connections as a revoked key does: the next message of a busy one is refused and
+     * ends it, whatever its kind (a Parse too: nothing is planned for an expired caller), and the watcher ends
+     * an idle one, telling it why.
+     */
+    @Test
+    void anExpiredTokenEndsItsConnections() throws Exception {
+        java.time.Instant expires = java.time.Instant.now().plusSeconds(6);
+        String token = TestSecurity.signed(TestSecurity.claims(table("pgw-expiring"), List.of("admin"))
+                .issueTime(new java.util.Date()).expirationTime(java.util.Date.from(expires)).build());
+        try (Connection busy = connect(token); Statement s = busy.createStatement();
+             RawPgClient idle = new RawPgClient(server.port()).login(token)) {
+            assertThat(strings(s, "SELECT 1")).containsExactly("1");
+            Thread.sleep(Math.max(0, java.time.Duration.between(java.time.Instant.now(), expires).toMillis()) + 100);
+            PSQLException ended = failure(s, "SELECT 1");
+            assertThat(ended.getSQLState()).isIn("28000", "08006");
+            assertThat(busy.isValid(5)).isFalse();
+            RawPgClient.Reply fatal = idle.read();
+            assertThat(fatal.field('C')).isEqualTo("28000");
+            assertThat(fatal.field('M')).contains("expired");
+            assertThat(idle.closedByServer()).isTrue();
+        }
+    }
+
     @Test
     void aTransactionAcrossRequestsIsRefusedClearly() throws SQLException {
         String t = table("pgw_tx");
