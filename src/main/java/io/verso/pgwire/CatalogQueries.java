@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +82,32 @@ final class CatalogQueries {
         /** Children and partitions. */
         PSQL_CHILDREN(quoted("SELECT c.oid::pg_catalog.regclass, c.relkind, inhdetachpending, ") + ".*", "oid",
                 "relkind", "inhdetachpending", "partbound"),
+        /** psql's \dn (and +): the one schema, {@code public}. */
+        PSQL_SCHEMAS(quoted("SELECT n.nspname AS \"Name\", pg_catalog.pg_get_userbyid(n.nspowner) AS \"Owner\"")
+                + ".*" + quoted("FROM pg_catalog.pg_namespace n") + ".*"),
+        /** psql's \dn with a pattern, after the schemas: the publications of each. */
+        PSQL_SCHEMA_PUBLICATIONS(quoted("SELECT pubname FROM pg_catalog.pg_publication p JOIN "
+                + "pg_catalog.pg_publication_namespace pn ") + ".*", "pubname"),
+        /** psql's \l (and +): the database the client connected to. */
+        PSQL_DATABASES(quoted("SELECT d.datname as \"Name\", pg_catalog.pg_get_userbyid(d.datdba) as \"Owner\", ")
+                + ".*" + quoted("FROM pg_catalog.pg_database d") + ".*"),
+        /** psql's \df (and +): Verso has no user functions. */
+        PSQL_FUNCTIONS(quoted("SELECT n.nspname as \"Schema\", p.proname as \"Name\", ") + ".*"
+                + quoted("FROM pg_catalog.pg_proc p") + ".*"),
+        /** psql's \dT (and +): nor user types. */
+        PSQL_TYPES(quoted("SELECT n.nspname as \"Schema\", pg_catalog.format_type(t.oid, NULL) AS \"Name\", ")
+                + ".*" + quoted("FROM pg_catalog.pg_type t") + ".*"),
+        /** psql's \dx (and +): nor extensions. */
+        PSQL_EXTENSIONS(quoted("SELECT e.extname AS \"Name\", ") + ".*" + quoted("FROM pg_catalog.pg_extension e")
+                + ".*"),
+        /**
+         * psql's \du and \dg: PostgreSQL's login roles, of which Verso has none (its roles and grants are
+         * {@code SHOW GRANTS}'s, and a connection's credential is an API key or a token).
+         */
+        PSQL_ROLES(quoted("SELECT r.rolname, r.rolsuper, r.rolinherit, ") + ".*"
+                + quoted("FROM pg_catalog.pg_roles r") + ".*", "rolname", "rolsuper", "rolinherit",
+                "rolcreaterole", "rolcreatedb", "rolcanlogin", "rolconnlimit", "rolvaliduntil", "memberof",
+                "rolreplication", "rolbypassrls"),
         /** pgjdbc's getTables. */
         JDBC_TABLES("SELECT current_database\\(\\) AS \"TABLE_CAT\", n\\.nspname AS \"TABLE_SCHEM\", c\\.relname AS "
                 + "\"TABLE_NAME\",.*FROM pg_catalog\\.pg_namespace n, pg_catalog\\.pg_class c .*"),
@@ -185,7 +212,13 @@ final class CatalogQueries {
             case JDBC_MAX_INDEX_KEYS -> result(List.of(text("setting")), List.of(List.of("32")));
             case JDBC_TYPE_NAME -> jdbcTypeName(q, values);
             case JDBC_TYPE_INFO -> jdbcTypeInfo(q, values);
-            case PSQL_POLICIES, PSQL_STATISTICS, PSQL_PUBLICATIONS, PSQL_PARENTS, PSQL_CHILDREN, JDBC_FOREIGN_KEYS ->
+            case PSQL_SCHEMAS -> aliased(q, named(PSQL_SCHEMA, q, "public") ? Map.of("Name", "public", "Owner", OWNER)
+                    : null);
+            case PSQL_DATABASES -> aliased(q, Map.of("Name", catalog.database(), "Owner", OWNER, "Encoding", "UTF8",
+                    "Collate", "C", "Ctype", "C", "Locale Provider", "libc"));
+            case PSQL_FUNCTIONS, PSQL_TYPES, PSQL_EXTENSIONS -> aliased(q, null);
+            case PSQL_POLICIES, PSQL_STATISTICS, PSQL_PUBLICATIONS, PSQL_PARENTS, PSQL_CHILDREN, JDBC_FOREIGN_KEYS,
+                 PSQL_ROLES, PSQL_SCHEMA_PUBLICATIONS ->
                     result(kind.none.stream().map(CatalogQueries::text).toList(), List.of());
         });
     }
@@ -208,6 +241,31 @@ final class CatalogQueries {
     }
 
     // psql
+
+    /** Who owns the schema and the database in psql's lists: the service, not a PostgreSQL role. */
+    private static final String OWNER = "verso";
+    private static final Pattern ALIAS = Pattern.compile(" (?:AS|as) \"([^\"]+)\"");
+
+    /** Whether {@code name} is what psql's pattern in {@code q} (as {@code which} finds it) asks for, if any. */
+    private static boolean named(Pattern which, String q, String name) {
+        Pattern asked = regex(which.matcher(q));
+        return asked == null || asked.matcher(name).matches();
+    }
+
+    /**
+     * A psql list answered by the aliases its query names (a + asks for more columns): one row of
+     * {@code values}, by alias, the others null, or no rows when {@code values} is null.
+     */
+    private static StatementResult aliased(String q, Map<String, Object> values) {
+        List<StatementResult.Column> columns = new ArrayList<>();
+        List<Object> row = new ArrayList<>();
+        Matcher alias = ALIAS.matcher(q);
+        while (alias.find()) {
+            columns.add(text(alias.group(1)));
+            row.add(values == null ? null : values.get(alias.group(1)));
+        }
+        return result(columns, values == null ? List.of() : List.of(row));
+    }
 
     /**
      * psql's lists of relations: tables ({@code 'r'}), views ({@code 'v'}) and indexes ({@code 'i'}) as the

@@ -217,6 +217,22 @@ class PgWireProtocolTests extends IntegrationTest {
                 .contains("Did not find any relation named \"" + t + "\".");
     }
 
+    /** psql's other lists answer as a database with one schema and no functions, types, extensions or roles. */
+    @Test
+    void psqlListsSchemasDatabasesAndTheObjectsVersoHasNone() throws Exception {
+        assumePsql();
+        assertThat(cells(psql(TestSecurity.ADMIN_KEY, "\\dn"))).containsExactly("public|verso");
+        assertThat(cells(psql(TestSecurity.ADMIN_KEY, "\\dn+"))).containsExactly("public|verso||");
+        assertThat(psql(TestSecurity.ADMIN_KEY, "\\dn other")).contains("(0 rows)");
+        assertThat(psql(TestSecurity.ADMIN_KEY, "\\l").lines().map(String::strip)
+                .map(l -> l.replaceAll("\\s*\\|\\s*", "|"))).contains("verso|verso|UTF8|C|C||libc|");
+        for (String none : List.of("\\df", "\\df+", "\\dT", "\\dx", "\\du")) {
+            String listed = psql(TestSecurity.ADMIN_KEY, none);
+            assertThat(listed).as(none).doesNotContain("ERROR").contains("List of");
+            assertThat(cells(listed)).as(none).isEmpty();
+        }
+    }
+
     @Test
     void psqlListsIndexesAndViewsItsCallerMaySee() throws Exception {
         assumePsql();
