@@ -82,6 +82,12 @@ final class CatalogQueries {
         /** Children and partitions. */
         PSQL_CHILDREN(quoted("SELECT c.oid::pg_catalog.regclass, c.relkind, inhdetachpending, ") + ".*", "oid",
                 "relkind", "inhdetachpending", "partbound"),
+        /** psql's \d+ v: a view's definition. */
+        PSQL_VIEW_DEFINITION(quoted("SELECT pg_catalog.pg_get_viewdef('") + "(\\d+)"
+                + quoted("'::pg_catalog.oid, true)")),
+        /** psql's \d+ v: a view's rules besides its own, which Verso views never have. */
+        PSQL_VIEW_RULES(quoted("SELECT r.rulename, trim(trailing ';' from pg_catalog.pg_get_ruledef(r.oid, true)) "
+                + "FROM pg_catalog.pg_rewrite r WHERE r.ev_class = '") + ".*", "rulename", "btrim"),
         /** psql's \dn (and +): the one schema, {@code public}. */
         PSQL_SCHEMAS(quoted("SELECT n.nspname AS \"Name\", pg_catalog.pg_get_userbyid(n.nspowner) AS \"Owner\"")
                 + ".*" + quoted("FROM pg_catalog.pg_namespace n") + ".*"),
@@ -200,8 +206,11 @@ final class CatalogQueries {
         return Optional.of(switch (kind) {
             case PSQL_LIST -> psqlList(q, catalog);
             case PSQL_FIND -> psqlFind(q, catalog);
-            case PSQL_RELATION -> psqlRelation(described(q, kind, catalog));
-            case PSQL_COLUMNS -> psqlColumns(described(q, kind, catalog), q.contains("a.attstorage"));
+            case PSQL_RELATION -> psqlRelation(described(q, kind, catalog), view(q, kind, catalog));
+            case PSQL_COLUMNS -> psqlColumns(described(q, kind, catalog), view(q, kind, catalog),
+                    q.contains("a.attstorage"));
+            case PSQL_VIEW_DEFINITION -> result(List.of(text("pg_get_viewdef")), view(q, kind, catalog)
+                    .map(v -> List.<List<Object>>of(List.of(v.query()))).orElse(List.of()));
             case PSQL_INDEXES -> psqlIndexes(described(q, kind, catalog));
             case PSQL_CHECKS -> psqlChecks(described(q, kind, catalog));
             case JDBC_TABLES -> jdbcTables(q, values, catalog);
@@ -218,7 +227,7 @@ final class CatalogQueries {
                     "Collate", "C", "Ctype", "C", "Locale Provider", "libc"));
             case PSQL_FUNCTIONS, PSQL_TYPES, PSQL_EXTENSIONS -> aliased(q, null);
             case PSQL_POLICIES, PSQL_STATISTICS, PSQL_PUBLICATIONS, PSQL_PARENTS, PSQL_CHILDREN, JDBC_FOREIGN_KEYS,
-                 PSQL_ROLES, PSQL_SCHEMA_PUBLICATIONS ->
+                 PSQL_ROLES, PSQL_SCHEMA_PUBLICATIONS, PSQL_VIEW_RULES ->
                     result(kind.none.stream().map(CatalogQueries::text).toList(), List.of());
         });
     }
@@ -336,26 +345,31 @@ final class CatalogQueries {
         Pattern schema = regex(PSQL_SCHEMA.matcher(q));
         List<List<Object>> rows = new ArrayList<>();
         if (schema == null || schema.matcher("public").matches()) {
-            for (String table : sorted(catalog.tables())) {
-                if (name == null || name.matcher(table).matches()) {
-                    rows.add(List.of(Long.toString(oid(table)), "public", table));
+            List<String> relations = new ArrayList<>(catalog.tables());
+            catalog.views().forEach(v -> relations.add(v.name()));
+            for (String relation : sorted(relations)) {
+                if (name == null || name.matcher(relation).matches()) {
+                    rows.add(List.of(Long.toString(oid(relation)), "public", relation));
                 }
             }
         }
         return result(List.of(text("oid"), text("nspname"), text("relname")), rows);
     }
 
-    private static StatementResult psqlRelation(Optional<DescribedTable> table) {
+    private static StatementResult psqlRelation(Optional<DescribedTable> table, Optional<View> view) {
         List<List<Object>> rows = new ArrayList<>();
         table.ifPresent(t -> rows.add(List.of(t.checks().size(), "r", t.hasIndex(), false, false, false, false, false,
                 false, "", 0, "", "p", "d", "heap")));
+        view.ifPresent(v -> rows.add(Arrays.asList(0, "v", false, true, false, false, false, false, false, "", 0, "",
+                "p", "n", null)));
         return result(List.of(integer("relchecks"), text("relkind"), bool("relhasindex"), bool("relhasrules"),
                 bool("relhastriggers"), bool("relrowsecurity"), bool("relforcerowsecurity"), bool("relhasoids"),
                 bool("relispartition"), text("reloptions"), integer("reltablespace"), text("reloftype"),
                 text("relpersistence"), text("relreplident"), text("amname")), rows);
     }
 
-    private static StatementResult psqlColumns(Optional<DescribedTable> table, boolean verbose) {
+    private static StatementResult psqlColumns(Optional<DescribedTable> table, Optional<View> view,
+                                               boolean verbose) {
         List<StatementResult.Column> columns = new ArrayList<>(List.of(text("attname"), text("format_type"),
                 text("default"), bool("attnotnull"), text("attcollation"), text("attidentity"), text("attgenerated")));
         if (verbose) {
@@ -363,7 +377,11 @@ final class CatalogQueries {
                     text("description")));
         }
         List<List<Object>> rows = new ArrayList<>();
-        for (DescribedTable.Attribute a : table.map(DescribedTable::attributes).orElse(List.of())) {
+        // A view's columns: what its query answers, none of them with a default or NOT NULL.
+        List<DescribedTable.Attribute> attributes = table.map(DescribedTable::attributes).orElseGet(() -> view
+                .map(v -> v.columns().stream().map(c -> new DescribedTable.Attribute(c.name(), c.type(), false, null, null))
+                        .toList()).orElse(List.of()));
+        for (DescribedTable.Attribute a : attributes) {
             List<Object> row = new ArrayList<>(Arrays.asList(a.name(), PgTypes.formatted(a.type()), a.defaultValue(),
                     a.notNull(), null, "", ""));
             if (verbose) {
@@ -415,6 +433,16 @@ final class CatalogQueries {
             }
         }
         return Optional.empty();
+    }
+
+    /** The view a psql query names by the OID {@link #psqlFind} gave it, if the caller may read it. */
+    private static Optional<View> view(String q, Query kind, Catalog catalog) throws StatementRequests.Failed {
+        Matcher m = kind.pattern.matcher(q);
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        long wanted = Long.parseLong(m.group(1));
+        return catalog.views().stream().filter(v -> oid(v.name()) == wanted).findFirst();
     }
 
     /**

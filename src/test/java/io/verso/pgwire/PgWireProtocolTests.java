@@ -217,6 +217,27 @@ class PgWireProtocolTests extends IntegrationTest {
                 .contains("Did not find any relation named \"" + t + "\".");
     }
 
+    @Test
+    void psqlDescribesAViewItsCallerMayRead() throws Exception {
+        assumePsql();
+        String t = table("pgw_vbase");
+        String v = t + "_v";
+        String query = "SELECT id, code, n * 2 AS twice FROM " + t + " WHERE n > 0";
+        try (Connection c = admin(); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE " + t + " (id INT PRIMARY KEY, code TEXT, n INT)");
+            s.execute("CREATE VIEW " + v + " AS " + query);
+        }
+        String described = psql(TestSecurity.ADMIN_KEY, "\\d " + v);
+        assertThat(described).contains("View \"public." + v + "\"");
+        assertThat(described.lines().map(String::strip).toList()).contains("id     | integer |           |          |",
+                "code   | text    |           |          |", "twice  | integer |           |          |");
+        String verbose = psql(TestSecurity.ADMIN_KEY, "\\d+ " + v);
+        assertThat(verbose).contains("View definition:\n" + query).doesNotContain("ERROR");
+        // A view the caller may not read is described as one that does not exist.
+        assertThat(psql(TestSecurity.jwt("pgw-outsider", "nobody_role"), "\\d " + v))
+                .contains("Did not find any relation named \"" + v + "\".");
+    }
+
     /** psql's other lists answer as a database with one schema and no functions, types, extensions or roles. */
     @Test
     void psqlListsSchemasDatabasesAndTheObjectsVersoHasNone() throws Exception {
