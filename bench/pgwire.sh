@@ -6,7 +6,9 @@
 # BENCH_PGWIRE_PORT=<port>: use a service already running with security none on that port (its database
 # gets the table); else the jar is built and started on a fresh database of the local PostgreSQL.
 # Then COPY of COPY_ROWS rows (BENCH_COPY_ROWS, default 100000) in text format into a VERSIONED and an APPEND
-# Verso table through the listener, and into a plain PostgreSQL table directly: rows per second and ratio.
+# Verso table through the listener, into a plain PostgreSQL table directly, and the same file through MariaDB's
+# LOAD DATA LOCAL INFILE into an InnoDB table, plain and WITH SYSTEM VERSIONING, on a private mariadbd started
+# here (durable defaults; skipped with a note when MariaDB's binaries are missing): rows per second and ratio.
 # Report: printed, and target/bench/pgwire.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -83,11 +85,43 @@ direct_ms=$(elapsed psql -X -q -h 127.0.0.1 -U postgres -d "$DIRECT_DB" -v ON_ER
 {
   echo
   echo "COPY FROM STDIN, $COPY_ROWS rows (text format, psql \\copy, its start included)"
-  printf '%-22s %12s %8s\n' target "rows/s" ratio
-  printf '%-22s %12s %8s\n' "PostgreSQL (plain)" "$((COPY_ROWS * 1000 / direct_ms))" 1.00
+  printf '%-26s %12s %8s\n' target "rows/s" ratio
+  printf '%-26s %12s %8s\n' "PostgreSQL (plain)" "$((COPY_ROWS * 1000 / direct_ms))" 1.00
   for mode in VERSIONED APPEND; do
     verso -c "CREATE TABLE copy_${mode}_$table (id INT$([ $mode = APPEND ] || echo ' PRIMARY KEY'), v TEXT, n NUMERIC(12,2)) $mode"
     ms=$(elapsed verso -c "\\copy copy_${mode}_$table FROM '$data'")
-    printf '%-22s %12s %8s\n' "Verso $mode" "$((COPY_ROWS * 1000 / ms))" "$(awk -v a="$direct_ms" -v b="$ms" 'BEGIN {printf "%.2f", a / b}')"
+    printf '%-26s %12s %8s\n' "Verso $mode" "$((COPY_ROWS * 1000 / ms))" "$(awk -v a="$direct_ms" -v b="$ms" 'BEGIN {printf "%.2f", a / b}')"
+  done
+} | tee -a "$OUT/pgwire.txt"
+
+# MariaDB 10.11, a private server in a temporary folder on a free port, its defaults (durable commits).
+installdb=$(command -v mariadb-install-db || true)
+mariadbd=$(command -v mariadbd || { [ -x /usr/sbin/mariadbd ] && echo /usr/sbin/mariadbd; } || true)
+if [ -z "$installdb" ] || [ -z "$mariadbd" ]; then
+  echo "MariaDB LOAD DATA: skipped, no mariadb-install-db/mariadbd on this machine" | tee -a "$OUT/pgwire.txt"
+  exit 0
+fi
+maria=$(mktemp -d)
+as_root=(); [ "$(id -u)" = 0 ] && as_root=(--user=root)
+"$installdb" --no-defaults --datadir="$maria/data" --auth-root-authentication-method=normal --skip-test-db \
+  "${as_root[@]}" >"$maria/install.log" 2>&1
+maria_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$mariadbd" --no-defaults --datadir="$maria/data" --port="$maria_port" --bind-address=127.0.0.1 \
+  --socket="$maria/mariadb.sock" --skip-log-bin --local-infile=1 --pid-file="$maria/mariadb.pid" \
+  "${as_root[@]}" >"$maria/server.log" 2>&1 &
+maria_pid=$!
+trap 'kill $maria_pid 2>/dev/null; wait $maria_pid 2>/dev/null || true; rm -rf "$maria"; [ -n "${service:-}" ] && { kill $service 2>/dev/null; wait $service 2>/dev/null || true; }' EXIT
+mdb() { mariadb --no-defaults -h 127.0.0.1 -P "$maria_port" -u root --local-infile=1 "$@"; }
+for _ in $(seq 1 60); do mdb -e "SELECT 1" >/dev/null 2>&1 && break; sleep 1; done
+mdb -e "CREATE DATABASE bench"
+{
+  for versioning in "" " WITH SYSTEM VERSIONING"; do
+    name=copy_maria$([ -z "$versioning" ] || echo _sv)
+    mdb bench -e "CREATE TABLE $name (id INT PRIMARY KEY, v TEXT, n DECIMAL(12,2))$versioning ENGINE=InnoDB"
+    ms=$(elapsed mdb bench -e "LOAD DATA LOCAL INFILE '$PWD/$data' INTO TABLE $name")
+    loaded=$(mdb -N bench -e "SELECT count(*) FROM $name")
+    [ "$loaded" = "$COPY_ROWS" ] || { echo "MariaDB loaded $loaded of $COPY_ROWS rows" >&2; exit 1; }
+    printf '%-26s %12s %8s\n' "MariaDB LOAD DATA${versioning:+ (sys.)}" "$((COPY_ROWS * 1000 / ms))" \
+      "$(awk -v a="$direct_ms" -v b="$ms" 'BEGIN {printf "%.2f", a / b}')"
   done
 } | tee -a "$OUT/pgwire.txt"
