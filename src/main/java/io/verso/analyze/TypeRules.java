@@ -6,6 +6,8 @@ import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -15,7 +17,7 @@ import java.util.Set;
  * as ({@code INVALID_VALUE}: {@code 'a' + 1}, {@code n > 'abc'} on NUMERIC, {@code CAST('x' AS INT)}). Only
  * what is certain is refused: an operand whose type is not known here (a parameter, a derived table's column,
  * most function results) passes to PostgreSQL, which then judges it. Dates, times and other types PostgreSQL
- * reads more leniently than the dialect's literals are left to it too.
+ * reads more leniently than the dialect's literals are left to it too; booleans and UUIDs are not.
  */
 final class TypeRules {
 
@@ -43,9 +45,19 @@ final class TypeRules {
     private TypeRules() {
     }
 
+    /** Aggregates of numbers only (PostgreSQL has sum and avg of intervals too, which no column holds). */
+    private static final Set<Function> NUMERIC_AGGREGATES = EnumSet.of(Function.SUM, Function.AVG);
+    /** PostgreSQL's spellings of a boolean, each accepted by any prefix no other word shares ("o" is neither). */
+    private static final List<String> BOOLEAN_WORDS = List.of("true", "false", "yes", "no", "on", "off");
+
     /** Checks one node whose operands the analyzer has resolved already. */
     static void check(Expr expr, Columns columns) {
-        if (expr instanceof Expr.Binary b && (comparison(b.op()) || arithmetic(b.op()))) {
+        if (expr instanceof Expr.Binary b && (b.op() == Expr.BinaryOp.AND || b.op() == Expr.BinaryOp.OR)) {
+            logical(b.op().sql, b.left(), columns);
+            logical(b.op().sql, b.right(), columns);
+        } else if (expr instanceof Expr.Not not) {
+            logical("NOT", not.operand(), columns);
+        } else if (expr instanceof Expr.Binary b && (comparison(b.op()) || arithmetic(b.op()))) {
             operands(b.op().sql, comparison(b.op()), b.left(), b.right(), columns);
         } else if (expr instanceof Expr.Between b) {
             operands("BETWEEN", true, b.value(), b.lower(), columns);
@@ -67,7 +79,18 @@ final class TypeRules {
                 }
             } else if (TEXT_ARGUMENT.contains(function)) {
                 argument(function, f.args().get(0), TEXTS, null, columns);
+            } else if (NUMERIC_AGGREGATES.contains(function)) {
+                argument(function, f.args().get(0), NUMBERS, null, columns);
             }
+        }
+    }
+
+    /** An operand of AND, OR or NOT whose type is known must be a boolean. */
+    private static void logical(String op, Expr operand, Columns columns) {
+        ColumnType t = typeOf(operand, columns);
+        if (t != null && t.base() != Base.BOOLEAN) {
+            throw VersoException.at(ErrorCode.TYPE_MISMATCH, op + " takes boolean operands, not " + t.display(),
+                    operand.pos());
         }
     }
 
@@ -89,12 +112,10 @@ final class TypeRules {
         ColumnType l = typeOf(left, columns);
         ColumnType r = typeOf(right, columns);
         // PostgreSQL reads a string literal as the type of the other operand.
-        if (r != null && NUMBERS.contains(r.base()) && left instanceof Expr.Literal lit
-                && lit.kind() == Expr.LiteralKind.STRING) {
+        if (r != null && left instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
             literal(lit, r);
         }
-        if (l != null && NUMBERS.contains(l.base()) && right instanceof Expr.Literal lit
-                && lit.kind() == Expr.LiteralKind.STRING) {
+        if (l != null && right instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
             literal(lit, l);
         }
         if (comparison) {
@@ -131,11 +152,38 @@ final class TypeRules {
         }
     }
 
-    /** A string literal read as a numeric {@code type}: refused at its position unless it is such a value. */
+    /**
+     * A string literal read as {@code type}: refused at its position unless it is such a value, for the types
+     * whose spellings are certain here (numbers, booleans, UUIDs; dates and times are PostgreSQL's to judge).
+     */
     private static void literal(Expr.Literal lit, ColumnType type) {
         if (NUMBERS.contains(type.base())) {
             Values.checkNumber(type, lit.text(), lit.pos());
+        } else if (type.base() == Base.BOOLEAN && !isBoolean(lit.text())
+                || type.base() == Base.UUID && !isUuid(lit.text())) {
+            throw VersoException.at(ErrorCode.INVALID_VALUE, Values.quoteForMessage(lit.text()) + " is not a valid "
+                    + type.display() + ", the type PostgreSQL reads it as here", lit.pos());
         }
+    }
+
+    /** PostgreSQL's boolean input: a word of {@link #BOOLEAN_WORDS} or a unique prefix of one, 1 or 0, any case. */
+    static boolean isBoolean(String text) {
+        String t = text.strip().toLowerCase(Locale.ROOT);
+        if (t.equals("1") || t.equals("0")) {
+            return true;
+        }
+        long matching = BOOLEAN_WORDS.stream().filter(w -> !t.isEmpty() && w.startsWith(t)).count();
+        return matching == 1;
+    }
+
+    /** What PostgreSQL's uuid input may take: 32 hex digits, with hyphens, in braces or not. */
+    static boolean isUuid(String text) {
+        String t = text.strip();
+        if (t.startsWith("{") && t.endsWith("}") && t.length() >= 2) {
+            t = t.substring(1, t.length() - 1);
+        }
+        return t.replace("-", "").matches("[0-9a-fA-F]{32}") && !t.startsWith("-") && !t.endsWith("-")
+                && !t.contains("--");
     }
 
     /** The type an expression certainly has, or null when that is not known here. */

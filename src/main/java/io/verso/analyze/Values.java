@@ -171,7 +171,7 @@ public final class Values {
         }
     }
 
-    private static String quoteForMessage(String text) {
+    static String quoteForMessage(String text) {
         String shown = text.length() > 80 ? text.substring(0, 77) + "..." : text;
         return "'" + shown + "'";
     }

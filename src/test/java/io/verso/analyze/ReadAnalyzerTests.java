@@ -27,7 +27,8 @@ class ReadAnalyzerTests {
             "items", table(1, "CREATE TABLE items (id BIGINT PRIMARY KEY, name TEXT, price NUMERIC(12,2), ix INT) "
                     + "VERSIONED VALID BY (ix)"),
             "settings", table(2, "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT) UPSERT"),
-            "events", table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND"));
+            "events", table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND"),
+            "flags", table(4, "CREATE TABLE flags (id INT PRIMARY KEY, ok BOOLEAN, u UUID) VERSIONED"));
 
     private static TableDef table(long id, String ddl) {
         TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
@@ -68,6 +69,17 @@ class ReadAnalyzerTests {
             SELECT 'a' + 1                                                 | INVALID_VALUE          | 'a'
             SELECT id FROM items WHERE price > 'abc'                       | INVALID_VALUE          | 'abc'
             SELECT id FROM items WHERE ix IN (1, '2', 'x')                 | INVALID_VALUE          | 'x'
+            SELECT NOT ix FROM items                                       | TYPE_MISMATCH          | ix
+            SELECT ok FROM flags WHERE ok AND id                           | TYPE_MISMATCH          | id
+            SELECT id FROM flags WHERE ok OR 1                             | TYPE_MISMATCH          | 1
+            SELECT sum(name) FROM items                                    | TYPE_MISMATCH          | name)
+            SELECT avg(ok) FROM flags                                      | TYPE_MISMATCH          | ok)
+            SELECT name, sum(price) FROM items GROUP BY name HAVING sum(name) > 1 | TYPE_MISMATCH | name) >
+            SELECT id FROM flags WHERE ok = 'maybe'                        | INVALID_VALUE          | 'maybe'
+            SELECT id FROM flags WHERE ok = 'o'                            | INVALID_VALUE          | 'o'
+            SELECT id FROM flags WHERE u = 'zz'                            | INVALID_VALUE          | 'zz'
+            SELECT id FROM flags WHERE u IN ('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1')  | INVALID_VALUE | 'a0eebc99
+            SELECT CAST('x' AS BOOLEAN)                                    | INVALID_VALUE          | 'x'
             SELECT id FROM items WHERE ix BETWEEN 'a' AND 5                | INVALID_VALUE          | 'a'
             SELECT CAST('x' AS INT)                                        | INVALID_VALUE          | 'x'
             SELECT abs('1,5')                                              | INVALID_VALUE          | '1,5'
@@ -101,6 +113,9 @@ class ReadAnalyzerTests {
             SELECT price * 2 + ix, CAST('12' AS INT), upper(name), abs(-price) FROM items
             SELECT at FROM events WHERE at > '2026-01-01' AND kind = 'x' AND at > DATE '2026-01-01'
             SELECT x.v + 1 FROM (SELECT name AS v FROM items) AS x
+            SELECT id FROM flags WHERE ok = 't' AND ok <> 'Off' AND ok = ' yes ' AND ok = '0' AND NOT ok AND (ok OR NULL)
+            SELECT id FROM flags WHERE u = '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}' OR u = 'a0eebc999c0b4ef8bb6d6bb9bd380a11'
+            SELECT sum(ix), avg(price), sum(CAST(name AS INT)), count(name), max(name) FROM items
             """)
     void aGoodReadPasses(String text) {
         analyse(text);
