@@ -1,8 +1,5 @@
 package io.verso.catalog;
 
-import io.verso.error.ErrorCode;
-import io.verso.error.VersoException;
-import io.verso.sql.ast.Ident;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -30,17 +27,6 @@ public class Views {
             String[] columns = (String[]) rs.getArray(2).getArray();
             return Optional.of(new ViewDef(rs.getString(1), List.of(columns), rs.getString(3)));
         }, name);
-    }
-
-    /**
-     * Refuses {@code name} for a new table (CREATE TABLE, CREATE DERIVED TABLE, or a table renamed to it) when
-     * a view has it: tables and views share one namespace.
-     */
-    public void refuseTaken(Ident name) {
-        if (find(name.name()).isPresent()) {
-            throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + name.name() + "' already exists",
-                    name.pos());
-        }
     }
 
     public List<String> names() {

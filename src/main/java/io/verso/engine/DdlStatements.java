@@ -48,6 +48,17 @@ final class DdlStatements {
         this.lifecycle = new Lifecycle(catalog, views, sql);
     }
 
+    /**
+     * Refuses {@code name} for a new table (CREATE TABLE, CREATE DERIVED TABLE, or a table renamed to it) when a
+     * view has it: tables and views share one namespace.
+     */
+    static void refuseViewName(Views views, Ident name) {
+        if (views.find(name.name()).isPresent()) {
+            throw VersoException.at(ErrorCode.TABLE_EXISTS, "a view named '" + name.name() + "' already exists",
+                    name.pos());
+        }
+    }
+
     /** Runs DDL: the statements no other part of the engine takes. */
     StatementResult execute(Statement statement, RequestContext request) {
         if (statement instanceof Statement.CreateTable create) {
@@ -74,7 +85,7 @@ final class DdlStatements {
             throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + create.name() + "' already exists",
                     create.name().pos());
         }
-        views.refuseTaken(create.name());
+        refuseViewName(views, create.name());
         if (create.systemVersioning() != null) {
             StatementResult created = system.create(create, request.commit());
             request.catalogChanged();

@@ -106,7 +106,7 @@ final class Lifecycle {
         TableDef table = request.table(rename.table());
         boolean taken = catalog.find(rename.to().name()).isPresent();
         if (!taken) {
-            views.refuseTaken(rename.to());
+            DdlStatements.refuseViewName(views, rename.to());
         }
         TableDef renamed = catalog.update(LifecycleAnalyzer.renameTable(rename, table, taken));
         request.touch(table.name(), 0);

@@ -845,7 +845,7 @@ public class StatementEngine {
          */
         private StatementResult createDerived(Statement.CreateDerived create) {
             access.requireGlobalAdmin(principal, "CREATE DERIVED TABLE", create.pos());
-            views.refuseTaken(create.name());
+            DdlStatements.refuseViewName(views, create.name());
             DerivedDef def = deriver.create(create, this);
             derived = null;
             derivedCreated.add(def.name());
