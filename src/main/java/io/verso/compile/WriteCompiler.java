@@ -250,6 +250,22 @@ public final class WriteCompiler {
         return queriedRows(update.matched(), update.table(), update.columns(), false, params);
     }
 
+    /**
+     * {@link #updatedRows} of several UPDATEs in one read, each row led by its statement's place in
+     * {@code updates} (from 0): one round trip where each UPDATE made one. Every branch reads the rows
+     * as they were before any of them is written, which is the state each would see alone only when
+     * none of them matches a row another writes (the engine's condition for reading them together).
+     */
+    public static CompiledSql updatedRows(List<BoundChange.Update> updates, List<Object> params) {
+        SqlBuilder b = new SqlBuilder();
+        for (int u = 0; u < updates.size(); u++) {
+            BoundChange.Update update = updates.get(u);
+            b.sql(u > 0 ? " UNION ALL " : "").sql("SELECT ").number(u).sql(", ");
+            rowsAsText(b, update.matched(), update.columns(), params);
+        }
+        return b.build();
+    }
+
     /** The keys of the current rows a DELETE's WHERE matches, as text. */
     public static CompiledSql deletedKeys(BoundChange.Delete delete, List<Object> params) {
         return queriedRows(delete.matched(), delete.table(), delete.table().keyColumns(), false, params);
@@ -263,17 +279,7 @@ public final class WriteCompiler {
     public static CompiledSql queriedRows(BoundSelect bound, TableDef table, List<ColumnDef> columns, boolean byKey,
                                           List<Object> params) {
         SqlBuilder b = new SqlBuilder().sql("SELECT ");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").sql("CAST(CAST(").qualified("q", "c" + i).sql(" AS ")
-                    .sql(columns.get(i).type().sql()).sql(") AS text)");
-        }
-        b.sql(" FROM (");
-        SelectCompiler.emit(b, bound, params);
-        b.sql(") AS ").ident("q").sql("(");
-        for (int i = 0; i < columns.size(); i++) {
-            b.sql(i > 0 ? ", " : "").ident("c" + i);
-        }
-        b.sql(")");
+        rowsAsText(b, bound, columns, params);
         if (byKey) {
             int n = 0;
             for (ColumnDef key : table.keyColumns()) {
@@ -285,5 +291,20 @@ public final class WriteCompiler {
             }
         }
         return b.build();
+    }
+
+    /** A select list of {@code bound}'s columns, each cast to its column's type and then to text, and its FROM. */
+    private static void rowsAsText(SqlBuilder b, BoundSelect bound, List<ColumnDef> columns, List<Object> params) {
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").sql("CAST(CAST(").qualified("q", "c" + i).sql(" AS ")
+                    .sql(columns.get(i).type().sql()).sql(") AS text)");
+        }
+        b.sql(" FROM (");
+        SelectCompiler.emit(b, bound, params);
+        b.sql(") AS ").ident("q").sql("(");
+        for (int i = 0; i < columns.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident("c" + i);
+        }
+        b.sql(")");
     }
 }

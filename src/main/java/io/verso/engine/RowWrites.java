@@ -2,6 +2,7 @@ package io.verso.engine;
 
 import io.verso.analyze.BoundChange;
 import io.verso.analyze.GroupBatch;
+import io.verso.analyze.KeyPredicate;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.analyze.WriteAnalyzer.RowInput;
 import io.verso.catalog.ColumnDef;
@@ -165,18 +166,22 @@ final class RowWrites {
         }
         position += rows;
         request.touch(table.name(), versions);
+        return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current,
+                keys(table, batches.get(0), rows), rowCurrent);
+    }
+
+    /** The keys of a batch's rows, as the receipt names them. */
+    private static List<String[]> keys(TableDef table, GroupBatch batch, int rows) {
         List<String[]> keys = new ArrayList<>(rows);
-        GroupBatch sample = batches.get(0);
         int keyCount = table.keyColumns().size();
         for (int r = 0; r < rows; r++) {
             String[] key = new String[keyCount];
             for (int k = 0; k < keyCount; k++) {
-                key[k] = sample.values()[k][r];
+                key[k] = batch.values()[k][r];
             }
             keys.add(key);
         }
-        return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current,
-                keys, rowCurrent);
+        return keys;
     }
 
     private StatementResult update(Statement.Update statement) {
@@ -204,6 +209,131 @@ final class RowWrites {
         List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, update.groups(), false, position,
                 statement.pos());
         return checked(write("UPDATE", table, rows.size(), batches), table, batches, statement.pos());
+    }
+
+    /**
+     * How many statements from {@code from} on run together as {@link #keyUpdates}: consecutive UPDATEs of one
+     * VERSIONED or UPSERT table, each reading only the rows of keys it names ({@link KeyPredicate#onlyNamedKeys}),
+     * up to the first that names a key an earlier one of them names. 1 when the statement at {@code from} runs
+     * alone, as any other statement does; a table the caller may not use runs alone too, and is refused there.
+     */
+    int keyUpdateRun(List<Statement> statements, int from) {
+        if (!(statements.get(from) instanceof Statement.Update first) || from + 1 >= statements.size()
+                || !(statements.get(from + 1) instanceof Statement.Update next)
+                || !next.table().name().equals(first.table().name())) {
+            return 1;
+        }
+        TableDef table;
+        try {
+            table = request.table(first.table());
+        } catch (io.verso.error.VersoException e) {
+            return 1;
+        }
+        if (!table.mode().keyed()) {
+            return 1;
+        }
+        Set<List<String>> named = new java.util.HashSet<>();
+        int run = 0;
+        while (from + run < statements.size() && statements.get(from + run) instanceof Statement.Update update
+                && update.table().name().equals(first.table().name())) {
+            List<Map<String, Object>> keys = KeyPredicate.onlyNamedKeys(update, table.keyColumns(), request.params());
+            if (keys == null || !keys.stream().allMatch(key -> named.add(key.values().stream()
+                    .map(String::valueOf).toList()))) {
+                break;
+            }
+            run++;
+        }
+        return Math.max(run, 1);
+    }
+
+    /**
+     * UPDATEs of one table that each name their keys, run as one read of every row they match and one write
+     * per attribute group, where run one by one each was a read and a write of its own (a hundred key updates,
+     * two hundred round trips). Each is planned, checked and answered as it would be alone: its rows' values
+     * refused at its own position, its receipt its own, its CHECK constraints verified in turn. That holds
+     * because each reads only rows no other of them writes, which the read confirms: when two of them match
+     * the same key, the later must see the earlier's write, and they run one by one instead.
+     */
+    List<StatementResult> keyUpdates(List<Statement.Update> run) {
+        List<BoundChange.Update> bound = new ArrayList<>(run.size());
+        for (Statement.Update statement : run) {
+            if (!(Planner.update(statement, request.planned(), request.asOf(), request.params())
+                    instanceof Plan.Update plan)) {
+                return run.stream().map(this::update).toList();
+            }
+            bound.add(plan.bound());
+        }
+        TableDef table = bound.get(0).table();
+        List<ColumnDef> keyColumns = table.keyColumns();
+        List<List<RowInput>> rows = new ArrayList<>(run.size());
+        run.forEach(u -> rows.add(new ArrayList<>()));
+        // One read for the UPDATEs that read the same columns (those that write the same groups): often all.
+        Map<List<ColumnDef>, List<Integer>> byColumns = new LinkedHashMap<>();
+        for (int u = 0; u < bound.size(); u++) {
+            byColumns.computeIfAbsent(bound.get(u).columns(), c -> new ArrayList<>()).add(u);
+        }
+        Map<List<String>, Integer> matchedBy = new java.util.HashMap<>();
+        for (List<Integer> reading : byColumns.values()) {
+            List<String[]> read = sql.texts(WriteCompiler.updatedRows(reading.stream().map(bound::get).toList(),
+                    request.params()));
+            for (String[] texts : read) {
+                int u = reading.get(Integer.parseInt(texts[0]));
+                String[] row = Arrays.copyOfRange(texts, 1, texts.length);
+                if (matchedBy.putIfAbsent(Arrays.asList(Arrays.copyOf(row, keyColumns.size())), u) != null) {
+                    return run.stream().map(this::update).toList();
+                }
+                rows.get(u).add(new RowInput(named(bound.get(u).columns(), row), Map.of(),
+                        "the row of key " + InsertKeys.describe(keyColumns, row)));
+            }
+        }
+        List<List<GroupBatch>> batches = new ArrayList<>(run.size());
+        Map<Integer, List<GroupBatch>> byGroup = new LinkedHashMap<>();
+        int first = position;
+        for (int u = 0; u < run.size(); u++) {
+            List<GroupBatch> own = rows.get(u).isEmpty() ? List.of() : WriteAnalyzer.batches(table, rows.get(u),
+                    bound.get(u).groups(), false, position, run.get(u).pos());
+            own.forEach(b -> byGroup.computeIfAbsent(b.group().id(), g -> new ArrayList<>()).add(b));
+            batches.add(own);
+            position += rows.get(u).size();
+        }
+        // Per row of the run, in how many groups its version became current.
+        int[] wins = new int[position - first];
+        long versions = 0;
+        for (List<GroupBatch> group : byGroup.values()) {
+            Object[] outcome = sql.query(WriteCompiler.groupWrite(GroupBatch.concat(group), request.commit()), rs -> {
+                rs.next();
+                java.sql.Array won = rs.getArray(2);
+                return new Object[] {rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray()};
+            });
+            versions += (Long) outcome[0];
+            for (Integer p : (Integer[]) outcome[1]) {
+                wins[p - first]++;
+            }
+        }
+        if (versions > 0) {
+            request.touch(table.name(), versions);
+        }
+        List<StatementResult> results = new ArrayList<>(run.size());
+        int at = 0;
+        for (int u = 0; u < run.size(); u++) {
+            List<GroupBatch> own = batches.get(u);
+            int count = rows.get(u).size();
+            if (count == 0) {
+                results.add(StatementResult.Written.empty("UPDATE", table.name()));
+                continue;
+            }
+            boolean[] rowCurrent = new boolean[count];
+            long current = 0;
+            for (int r = 0; r < count; r++) {
+                current += wins[at + r];
+                rowCurrent[r] = wins[at + r] > 0;
+            }
+            at += count;
+            long written = (long) count * own.size();
+            results.add(checked(new StatementResult.Written("UPDATE", table.name(), count, written, current,
+                    written - current, keys(table, own.get(0), count), rowCurrent), table, own, run.get(u).pos()));
+        }
+        return results;
     }
 
     private StatementResult delete(Statement.Delete statement) {

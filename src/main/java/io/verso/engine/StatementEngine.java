@@ -412,6 +412,20 @@ public class StatementEngine {
             boolean changedAnything = false;
             for (step = 0; step < statements.size(); step++) {
                 Statement statement = statements.get(step);
+                needed = Planner.targetPrivileges(statement);
+                int run = writes ? rowWrites.keyUpdateRun(statements, step) : 1;
+                if (run > 1) {
+                    List<Statement.Update> updates = new ArrayList<>(run);
+                    for (Statement s : statements.subList(step, step + run)) {
+                        guardDerived(s);
+                        updates.add((Statement.Update) s);
+                    }
+                    List<StatementResult> written = rowWrites.keyUpdates(updates);
+                    results.addAll(written);
+                    changedAnything |= written.stream().anyMatch(StatementEngine::changes);
+                    step += run - 1;
+                    continue;
+                }
                 StatementResult result = execute(statement);
                 results.add(result);
                 changedAnything |= !(statement instanceof Statement.TransactionControl) && changes(result);
