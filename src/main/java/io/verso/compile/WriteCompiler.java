@@ -293,6 +293,34 @@ public final class WriteCompiler {
         return b.build();
     }
 
+    /**
+     * The current rows of the keys given ({@code keys[k][i]}: key column k of key i, as text), each of
+     * {@code columns} as text after the key's place in the list: what UPDATEs that assign only values read of
+     * the rows they name, in one statement of one text however many keys (so PostgreSQL plans it once per
+     * connection, where a UNION of one branch per UPDATE is planned at every use).
+     */
+    public static CompiledSql currentRowsOfKeys(TableDef table, List<ColumnDef> columns, String[][] keys) {
+        SqlBuilder b = new SqlBuilder().sql("SELECT ").qualified("k", "_pos");
+        for (ColumnDef column : columns) {
+            b.sql(", CAST(").qualified("r", column.name()).sql(" AS text)");
+        }
+        b.sql(" FROM ");
+        RelationCompiler.current(b, table);
+        b.sql(" AS r JOIN (");
+        Integer[] places = new Integer[keys.length == 0 ? 0 : keys[0].length];
+        for (int i = 0; i < places.length; i++) {
+            places[i] = i;
+        }
+        source(b, table.keyColumns(), keys, places, ColumnDef::name);
+        b.sql(") AS k ON ");
+        List<ColumnDef> keyColumns = table.keyColumns();
+        for (int k = 0; k < keyColumns.size(); k++) {
+            b.sql(k > 0 ? " AND " : "").qualified("r", keyColumns.get(k).name()).sql(" = ")
+                    .qualified("k", keyColumns.get(k).name());
+        }
+        return b.build();
+    }
+
     /** A select list of {@code bound}'s columns, each cast to its column's type and then to text, and its FROM. */
     private static void rowsAsText(SqlBuilder b, BoundSelect bound, List<ColumnDef> columns, List<Object> params) {
         for (int i = 0; i < columns.size(); i++) {

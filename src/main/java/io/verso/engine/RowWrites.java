@@ -13,6 +13,7 @@ import io.verso.compile.CheckCompiler;
 import io.verso.compile.WriteCompiler;
 import io.verso.plan.Plan;
 import io.verso.plan.Planner;
+import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
@@ -264,27 +265,12 @@ final class RowWrites {
             bound.add(plan.bound());
         }
         TableDef table = bound.get(0).table();
-        List<ColumnDef> keyColumns = table.keyColumns();
-        List<List<RowInput>> rows = new ArrayList<>(run.size());
-        run.forEach(u -> rows.add(new ArrayList<>()));
-        // One read for the UPDATEs that read the same columns (those that write the same groups): often all.
-        Map<List<ColumnDef>, List<Integer>> byColumns = new LinkedHashMap<>();
-        for (int u = 0; u < bound.size(); u++) {
-            byColumns.computeIfAbsent(bound.get(u).columns(), c -> new ArrayList<>()).add(u);
-        }
-        Map<List<String>, Integer> matchedBy = new java.util.HashMap<>();
-        for (List<Integer> reading : byColumns.values()) {
-            List<String[]> read = sql.texts(WriteCompiler.updatedRows(reading.stream().map(bound::get).toList(),
-                    request.params()));
-            for (String[] texts : read) {
-                int u = reading.get(Integer.parseInt(texts[0]));
-                String[] row = Arrays.copyOfRange(texts, 1, texts.length);
-                if (matchedBy.putIfAbsent(Arrays.asList(Arrays.copyOf(row, keyColumns.size())), u) != null) {
-                    return run.stream().map(this::update).toList();
-                }
-                rows.get(u).add(new RowInput(named(bound.get(u).columns(), row), Map.of(),
-                        "the row of key " + InsertKeys.describe(keyColumns, row)));
-            }
+        List<List<RowInput>> rows = bound.stream().allMatch(RowWrites::assignsOnlyValues)
+                && bound.stream().allMatch(b -> b.columns().equals(bound.get(0).columns()))
+                ? rowsOfNamedKeys(run, bound) : rowsOfEach(bound);
+        if (rows == null) {
+            // Two of them match one key: the later must see the earlier's write.
+            return run.stream().map(this::update).toList();
         }
         List<List<GroupBatch>> batches = new ArrayList<>(run.size());
         Map<Integer, List<GroupBatch>> byGroup = new LinkedHashMap<>();
@@ -334,6 +320,99 @@ final class RowWrites {
                     written - current, keys(table, own.get(0), count), rowCurrent), table, own, run.get(u).pos()));
         }
         return results;
+    }
+
+    /** Whether an UPDATE assigns only literals and parameters (no expression of the row's values). */
+    private static boolean assignsOnlyValues(BoundChange.Update update) {
+        return update.assigned().values().stream().allMatch(e -> e == null || e instanceof Expr.Literal
+                || e instanceof Expr.Parameter);
+    }
+
+    /**
+     * The rows each UPDATE matches, with its new values: for UPDATEs that assign only values, one read of the
+     * current rows of every key they name, their values then put in here, as a statement's own read would
+     * have computed them. Null when two of them match one key, or a key's value is no value of its column
+     * (left for each statement alone to refuse as it always has).
+     */
+    private List<List<RowInput>> rowsOfNamedKeys(List<Statement.Update> run, List<BoundChange.Update> bound) {
+        TableDef table = bound.get(0).table();
+        List<ColumnDef> keyColumns = table.keyColumns();
+        List<ColumnDef> columns = bound.get(0).columns();
+        List<String[]> named = new ArrayList<>();
+        List<Integer> namedBy = new ArrayList<>();
+        for (int u = 0; u < run.size(); u++) {
+            for (Map<String, Object> key : KeyPredicate.explicitKeys(run.get(u).where(), keyColumns, request.params())) {
+                String[] texts = new String[keyColumns.size()];
+                for (int k = 0; k < texts.length; k++) {
+                    try {
+                        texts[k] = io.verso.analyze.Values.toText(keyColumns.get(k), key.get(keyColumns.get(k).name()),
+                                run.get(u).pos(), "the WHERE");
+                    } catch (io.verso.error.VersoException e) {
+                        return null;
+                    }
+                }
+                named.add(texts);
+                namedBy.add(u);
+            }
+        }
+        String[][] keys = new String[keyColumns.size()][named.size()];
+        for (int i = 0; i < named.size(); i++) {
+            for (int k = 0; k < keys.length; k++) {
+                keys[k][i] = named.get(i)[k];
+            }
+        }
+        List<String[]> read = new ArrayList<>(sql.texts(WriteCompiler.currentRowsOfKeys(table, columns, keys)));
+        read.sort(java.util.Comparator.comparingInt(texts -> Integer.parseInt(texts[0])));
+        List<List<RowInput>> rows = new ArrayList<>(run.size());
+        run.forEach(u -> rows.add(new ArrayList<>()));
+        Set<List<String>> matched = new java.util.HashSet<>();
+        for (String[] texts : read) {
+            int u = namedBy.get(Integer.parseInt(texts[0]));
+            String[] row = Arrays.copyOfRange(texts, 1, texts.length);
+            if (!matched.add(Arrays.asList(Arrays.copyOf(row, keyColumns.size())))) {
+                return null;
+            }
+            Map<String, Object> values = named(columns, row);
+            Map<String, Pos> positions = new java.util.HashMap<>();
+            bound.get(u).assigned().forEach((column, value) -> {
+                if (value != null) {
+                    values.put(column, io.verso.analyze.Values.valueOf(value, request.params()));
+                    positions.put(column, value.pos());
+                }
+            });
+            rows.get(u).add(new RowInput(values, positions, "the row of key " + InsertKeys.describe(keyColumns, row)));
+        }
+        return rows;
+    }
+
+    /**
+     * The rows each UPDATE matches, with its new values, as each statement's own read computes them: one read
+     * for the UPDATEs that read the same columns (those that write the same groups: often all). Null when two
+     * of them match one key.
+     */
+    private List<List<RowInput>> rowsOfEach(List<BoundChange.Update> bound) {
+        List<ColumnDef> keyColumns = bound.get(0).table().keyColumns();
+        List<List<RowInput>> rows = new ArrayList<>(bound.size());
+        bound.forEach(u -> rows.add(new ArrayList<>()));
+        Map<List<ColumnDef>, List<Integer>> byColumns = new LinkedHashMap<>();
+        for (int u = 0; u < bound.size(); u++) {
+            byColumns.computeIfAbsent(bound.get(u).columns(), c -> new ArrayList<>()).add(u);
+        }
+        Set<List<String>> matched = new java.util.HashSet<>();
+        for (List<Integer> reading : byColumns.values()) {
+            List<String[]> read = sql.texts(WriteCompiler.updatedRows(reading.stream().map(bound::get).toList(),
+                    request.params()));
+            for (String[] texts : read) {
+                int u = reading.get(Integer.parseInt(texts[0]));
+                String[] row = Arrays.copyOfRange(texts, 1, texts.length);
+                if (!matched.add(Arrays.asList(Arrays.copyOf(row, keyColumns.size())))) {
+                    return null;
+                }
+                rows.get(u).add(new RowInput(named(bound.get(u).columns(), row), Map.of(),
+                        "the row of key " + InsertKeys.describe(keyColumns, row)));
+            }
+        }
+        return rows;
     }
 
     private StatementResult delete(Statement.Delete statement) {

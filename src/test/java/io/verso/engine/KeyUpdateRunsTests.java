@@ -35,8 +35,11 @@ class KeyUpdateRunsTests extends IntegrationTest {
         return t;
     }
 
-    /** One random UPDATE by key, with {@code %t} where the table's name goes. */
-    private static String update(Random random) {
+    /**
+     * One random UPDATE by key, with {@code %t} where the table's name goes; assigning only values when
+     * {@code values} (whose run reads the rows of its keys in one statement) or expressions of the row too.
+     */
+    private static String update(Random random, boolean values) {
         String where = switch (random.nextInt(6)) {
             case 0 -> "id IN (" + (1 + random.nextInt(9)) + ", " + (1 + random.nextInt(9)) + ")";
             case 1 -> "id = '" + (1 + random.nextInt(9)) + "'";
@@ -44,6 +47,10 @@ class KeyUpdateRunsTests extends IntegrationTest {
         };
         // Each group's VALID BY column is assigned: kept (a later commit wins the tie), raised, or set to
         // anything (a lower one loses).
+        if (values) {
+            return "UPDATE %t SET " + (random.nextBoolean() ? "v = " + random.nextInt(100) + ", ix = " + random.nextInt(10)
+                    : "a = 'c" + random.nextInt(9) + "', ax = " + random.nextInt(10)) + " WHERE " + where;
+        }
         String ix = switch (random.nextInt(3)) {
             case 0 -> "ix";
             case 1 -> "ix + 1";
@@ -68,12 +75,13 @@ class KeyUpdateRunsTests extends IntegrationTest {
         Random random = new Random(20261202L + mode.hashCode());
         List<Long> togetherCommits = new ArrayList<>();
         List<Long> aloneCommits = new ArrayList<>();
-        for (int round = 0; round < 8; round++) {
+        for (int round = 0; round < 10; round++) {
             List<String> statements = new ArrayList<>();
+            boolean values = round % 2 == 0;
             for (int s = 0; s < 25; s++) {
                 // Now and then a statement of another kind ends a run.
                 statements.add(random.nextInt(12) == 0 ? "UPSERT INTO %t VALUES (" + (1 + random.nextInt(9))
-                        + ", 0, " + random.nextInt(10) + ", 'u', " + random.nextInt(10) + ")" : update(random));
+                        + ", 0, " + random.nextInt(10) + ", 'u', " + random.nextInt(10) + ")" : update(random, values));
             }
             if (random.nextInt(4) == 0) {
                 // A refusal (here: a key with no version of group ga, whose VALID BY column is then NULL).
