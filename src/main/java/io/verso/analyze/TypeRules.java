@@ -5,6 +5,7 @@ import io.verso.catalog.ColumnType.Base;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +47,9 @@ final class TypeRules {
     }
 
     /** Aggregates of numbers only (PostgreSQL has sum and avg of intervals too, which no column holds). */
+    /** Functions whose arguments PostgreSQL resolves to one common type. */
+    private static final Set<Function> COMMON_TYPE = EnumSet.of(Function.COALESCE, Function.GREATEST,
+            Function.LEAST);
     private static final Set<Function> NUMERIC_AGGREGATES = EnumSet.of(Function.SUM, Function.AVG);
     /** PostgreSQL's spellings of a boolean, each accepted by any prefix no other word shares ("o" is neither). */
     private static final List<String> BOOLEAN_WORDS = List.of("true", "false", "yes", "no", "on", "off");
@@ -71,9 +75,22 @@ final class TypeRules {
             if (c.value() instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
                 literal(lit, target);
             }
+        } else if (expr instanceof Expr.Case c) {
+            for (Expr.When w : c.whens()) {
+                if (c.operand() != null) {
+                    operands("CASE", true, c.operand(), w.condition(), columns);
+                } else {
+                    logical("CASE WHEN", w.condition(), columns);
+                }
+            }
+            common("the results of CASE are", results(c), columns);
         } else if (expr instanceof Expr.FunctionCall f && !f.star() && !f.args().isEmpty()) {
             Function function = Function.named(f.name().name()).orElse(null);
-            if (NUMERIC_ARGUMENTS.contains(function)) {
+            if (function == Function.NULLIF) {
+                operands("nullif", true, f.args().get(0), f.args().get(1), columns);
+            } else if (COMMON_TYPE.contains(function)) {
+                common(function.sqlName() + "'s arguments are", f.args(), columns);
+            } else if (NUMERIC_ARGUMENTS.contains(function)) {
                 for (Expr arg : f.args()) {
                     argument(function, arg, NUMBERS, ColumnType.of(Base.NUMERIC), columns);
                 }
@@ -83,6 +100,64 @@ final class TypeRules {
                 argument(function, f.args().get(0), NUMBERS, null, columns);
             }
         }
+    }
+
+    /** The values a CASE may result in: each THEN and the ELSE. */
+    private static List<Expr> results(Expr.Case c) {
+        List<Expr> results = new ArrayList<>();
+        c.whens().forEach(w -> results.add(w.result()));
+        if (c.otherwise() != null) {
+            results.add(c.otherwise());
+        }
+        return results;
+    }
+
+    /**
+     * Values PostgreSQL resolves to one type (the arguments of coalesce, greatest and least, the results of a
+     * CASE): the known types must be of one kind (numbers, text, dates and times, or one other type), refused at
+     * the first value of another; a string literal among them is then read as that type.
+     */
+    private static void common(String what, List<Expr> values, Columns columns) {
+        ColumnType common = commonType(values, columns, what);
+        if (common == null) {
+            return;
+        }
+        for (Expr value : values) {
+            if (value instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+                literal(lit, common);
+            }
+        }
+    }
+
+    /**
+     * The type standing for two different types of {@code kind}'s kind: the one whose input takes the most
+     * (NUMERIC for numbers), so a literal checked as it is refused only when no type of the kind would read it.
+     */
+    private static Base wider(Base kind) {
+        return NUMBERS.contains(kind) ? Base.NUMERIC : TEXTS.contains(kind) ? Base.TEXT : Base.TIMESTAMPTZ;
+    }
+
+    /**
+     * The type {@link #common} resolves {@code values} to, or null when none is known. Values of no common type
+     * are refused as {@code what} ... at the first that differs, or give null when {@code what} is null.
+     */
+    private static ColumnType commonType(List<Expr> values, Columns columns, String what) {
+        ColumnType common = null;
+        for (Expr value : values) {
+            ColumnType t = typeOf(value, columns);
+            if (t == null) {
+                continue;
+            }
+            if (common != null && !comparable(common.base(), t.base())) {
+                if (what == null) {
+                    return null;
+                }
+                throw VersoException.at(ErrorCode.TYPE_MISMATCH, what + " " + common.display() + " and "
+                        + t.display() + ", which have no common type", value.pos());
+            }
+            common = common == null || common.base() == t.base() ? t : ColumnType.of(wider(common.base()));
+        }
+        return common;
     }
 
     /** An operand of AND, OR or NOT whose type is known must be a boolean. */
@@ -211,6 +286,18 @@ final class TypeRules {
         }
         if (expr instanceof Expr.Binary b && b.op() == Expr.BinaryOp.CONCAT) {
             return ColumnType.of(Base.TEXT);
+        }
+        if (expr instanceof Expr.Case c) {
+            return commonType(results(c), columns, null);
+        }
+        if (expr instanceof Expr.FunctionCall f && !f.star() && !f.args().isEmpty()) {
+            Function function = Function.named(f.name().name()).orElse(null);
+            if (COMMON_TYPE.contains(function)) {
+                return commonType(f.args(), columns, null);
+            }
+            if (function == Function.NULLIF) {
+                return typeOf(f.args().get(0), columns);
+            }
         }
         if (expr instanceof Expr.Binary b && arithmetic(b.op())) {
             ColumnType l = typeOf(b.left(), columns);

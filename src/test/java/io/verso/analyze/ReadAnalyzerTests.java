@@ -28,7 +28,8 @@ class ReadAnalyzerTests {
                     + "VERSIONED VALID BY (ix)"),
             "settings", table(2, "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT) UPSERT"),
             "events", table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND"),
-            "flags", table(4, "CREATE TABLE flags (id INT PRIMARY KEY, ok BOOLEAN, u UUID) VERSIONED"));
+            "flags", table(4, "CREATE TABLE flags (id INT PRIMARY KEY, ok BOOLEAN, u UUID) VERSIONED"),
+            "days", table(5, "CREATE TABLE days (id INT PRIMARY KEY, d DATE, ts TIMESTAMP) VERSIONED"));
 
     private static TableDef table(long id, String ddl) {
         TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
@@ -90,6 +91,18 @@ class ReadAnalyzerTests {
             SELECT upper(price) FROM items                                 | TYPE_MISMATCH          | price)
             SELECT id FROM items WHERE (SELECT 1) = 1 AND -price < 'x'     | INVALID_VALUE          | 'x'
             "SELECT id FROM items\nUNION SELECT kind FROM events AS OF COMMIT 200" | AS_OF_BEYOND_LATEST | AS OF
+            SELECT coalesce(ix, 'abc') FROM items                          | INVALID_VALUE          | 'abc'
+            SELECT coalesce(ix, name) FROM items                           | TYPE_MISMATCH          | name)
+            SELECT nullif(price, 'x') FROM items                           | INVALID_VALUE          | 'x'
+            SELECT nullif(ix, name) FROM items                             | TYPE_MISMATCH          | name)
+            SELECT greatest(ix, ok) FROM items, flags                      | TYPE_MISMATCH          | ok)
+            SELECT least('x', 1)                                           | INVALID_VALUE          | 'x'
+            SELECT id FROM items WHERE coalesce(ix, 0) = 'z'               | INVALID_VALUE          | 'z'
+            SELECT CASE WHEN ix > 0 THEN 1 ELSE 'x' END FROM items         | INVALID_VALUE          | 'x'
+            SELECT CASE WHEN true THEN true ELSE 1 END                     | TYPE_MISMATCH          | 1 END
+            SELECT CASE WHEN ok THEN u ELSE id END FROM flags              | TYPE_MISMATCH          | id END
+            SELECT CASE ix WHEN 'y' THEN 1 END FROM items                  | INVALID_VALUE          | 'y'
+            SELECT CASE WHEN ix THEN 1 END FROM items                      | TYPE_MISMATCH          | ix THEN
             """)
     void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
         String statement = text.replace("\\n", "\n");
@@ -116,6 +129,11 @@ class ReadAnalyzerTests {
             SELECT id FROM flags WHERE ok = 't' AND ok <> 'Off' AND ok = ' yes ' AND ok = '0' AND NOT ok AND (ok OR NULL)
             SELECT id FROM flags WHERE u = '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}' OR u = 'a0eebc999c0b4ef8bb6d6bb9bd380a11'
             SELECT sum(ix), avg(price), sum(CAST(name AS INT)), count(name), max(name) FROM items
+            SELECT coalesce(ix, 0), coalesce(name, 'x'), coalesce(ix, '5'), coalesce(ix, price, 1.5), nullif(ix, '3'), greatest(ix, NULL, '7'), least(price, ix) FROM items
+            SELECT CASE WHEN ix > 0 THEN 1 ELSE NULL END, CASE WHEN ix > 0 THEN 1 ELSE '5' END, CASE WHEN ix > 0 THEN 'a' ELSE 'b' END, CASE ix WHEN '1' THEN price ELSE 2 END, CASE WHEN ix = 1 THEN name ELSE 'x' END FROM items
+            SELECT coalesce(at, '2026-01-01'), greatest(at, DATE '2026-01-01'), CASE WHEN true THEN at ELSE 'today' END FROM events
+            SELECT coalesce(d, ts, 'now'), CASE WHEN d > ts THEN d ELSE ts END FROM days
+            SELECT CASE WHEN ok THEN 't' ELSE ok END, coalesce(u, '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}') FROM flags
             """)
     void aGoodReadPasses(String text) {
         analyse(text);
