@@ -5,6 +5,7 @@ import io.verso.catalog.ColumnType.Base;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
+import io.verso.sql.ast.Query;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -75,6 +76,10 @@ final class TypeRules {
             if (c.value() instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
                 literal(lit, target);
             }
+        } else if (expr instanceof Expr.InSubquery in) {
+            subquery("IN", in.value(), in.query(), columns);
+        } else if (expr instanceof Expr.Quantified q && comparison(q.op())) {
+            subquery(q.op().sql + (q.all() ? " ALL" : " ANY"), q.value(), q.query(), columns);
         } else if (expr instanceof Expr.Case c) {
             for (Expr.When w : c.whens()) {
                 if (c.operand() != null) {
@@ -100,6 +105,42 @@ final class TypeRules {
                 argument(function, f.args().get(0), NUMBERS, null, columns);
             }
         }
+    }
+
+    /** A value compared with each row of a one-column subquery whose column's type is known. */
+    private static void subquery(String op, Expr value, Query query, Columns columns) {
+        Expr item = onlyItem(query);
+        ColumnType column = item == null ? null : typeOf(query, columns);
+        if (column == null) {
+            return;
+        }
+        if (value instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+            literal(lit, column);
+            return;
+        }
+        ColumnType t = typeOf(value, columns);
+        if (t != null && !comparable(t.base(), column.base())) {
+            throw VersoException.at(ErrorCode.TYPE_MISMATCH, op + " cannot compare " + t.display() + " with "
+                    + column.display() + ", the type of the subquery's column", item.pos());
+        }
+    }
+
+    /** The expression a query's one block selects as its only column, or null for any other query. */
+    private static Expr onlyItem(Query query) {
+        return query.body() instanceof Query.Block block && block.items().size() == 1
+                && block.items().get(0) instanceof Query.SelectItem.Item item ? item.expr() : null;
+    }
+
+    /**
+     * The type of the column a one-column query returns, when known. A string literal there is TEXT: PostgreSQL
+     * resolves a subquery's literal output to text, so {@code n IN (SELECT '5')} on INTEGER is refused as well.
+     */
+    private static ColumnType typeOf(Query query, Columns columns) {
+        Expr item = onlyItem(query);
+        if (item instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+            return ColumnType.of(Base.TEXT);
+        }
+        return item == null ? null : typeOf(item, columns);
     }
 
     /** The values a CASE may result in: each THEN and the ELSE. */
@@ -286,6 +327,9 @@ final class TypeRules {
         }
         if (expr instanceof Expr.Binary b && b.op() == Expr.BinaryOp.CONCAT) {
             return ColumnType.of(Base.TEXT);
+        }
+        if (expr instanceof Expr.Subquery sub) {
+            return typeOf(sub.query(), columns);
         }
         if (expr instanceof Expr.Case c) {
             return commonType(results(c), columns, null);

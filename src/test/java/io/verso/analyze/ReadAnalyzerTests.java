@@ -103,6 +103,12 @@ class ReadAnalyzerTests {
             SELECT CASE WHEN ok THEN u ELSE id END FROM flags              | TYPE_MISMATCH          | id END
             SELECT CASE ix WHEN 'y' THEN 1 END FROM items                  | INVALID_VALUE          | 'y'
             SELECT CASE WHEN ix THEN 1 END FROM items                      | TYPE_MISMATCH          | ix THEN
+            SELECT ix FROM items WHERE ix IN (SELECT name FROM items)      | TYPE_MISMATCH          | name FROM
+            SELECT ix FROM items WHERE ix = ANY (SELECT kind FROM events)  | TYPE_MISMATCH          | kind
+            SELECT ix FROM items WHERE ix IN (SELECT '5')                  | TYPE_MISMATCH          | '5'
+            SELECT ix FROM items WHERE 'abc' IN (SELECT price FROM items)  | INVALID_VALUE          | 'abc'
+            SELECT ix FROM items WHERE ix = (SELECT name FROM settings)    | TYPE_MISMATCH          | (SELECT
+            SELECT ix FROM items WHERE (SELECT name FROM settings) + 1 > 2 | TYPE_MISMATCH          | (SELECT
             """)
     void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
         String statement = text.replace("\\n", "\n");
@@ -134,6 +140,8 @@ class ReadAnalyzerTests {
             SELECT coalesce(at, '2026-01-01'), greatest(at, DATE '2026-01-01'), CASE WHEN true THEN at ELSE 'today' END FROM events
             SELECT coalesce(d, ts, 'now'), CASE WHEN d > ts THEN d ELSE ts END FROM days
             SELECT CASE WHEN ok THEN 't' ELSE ok END, coalesce(u, '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}') FROM flags
+            SELECT ix FROM items WHERE ix IN (SELECT id FROM items) AND price = (SELECT ix FROM items) AND name IN (SELECT kind FROM events) AND '5' IN (SELECT ix FROM items) AND ix IN (SELECT x.v FROM (SELECT ix AS v FROM items) AS x) AND ix IN (SELECT max(ix) FROM items) AND ix IN (SELECT ix FROM items UNION SELECT id FROM items) AND name = (SELECT 'x') AND price > ALL (SELECT ix FROM items)
+            SELECT kind FROM events WHERE at IN (SELECT d FROM days)
             """)
     void aGoodReadPasses(String text) {
         analyse(text);
