@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -39,10 +40,22 @@ final class TypeRules {
     private static final Set<Function> NUMERIC_ARGUMENTS = EnumSet.of(Function.ABS, Function.ROUND, Function.TRUNC,
             Function.CEIL, Function.FLOOR, Function.MOD, Function.POWER, Function.SQRT, Function.SIGN, Function.LN,
             Function.LOG, Function.EXP);
-    /** Functions whose first argument is text. */
-    private static final Set<Function> TEXT_ARGUMENT = EnumSet.of(Function.LOWER, Function.UPPER, Function.LENGTH,
-            Function.LTRIM, Function.RTRIM, Function.REPLACE, Function.LEFT, Function.RIGHT, Function.SPLIT_PART,
-            Function.LPAD, Function.RPAD, Function.STARTS_WITH);
+    /** What the integer arguments of the string functions take: PostgreSQL casts no wider number to them. */
+    private static final Set<Base> INTEGERS = EnumSet.of(Base.SMALLINT, Base.INTEGER);
+    /**
+     * The string functions' arguments by position, as far as each is certain: text, or (for lengths and counts)
+     * an integer. substring's second and third are left out, as PostgreSQL takes integers or patterns there.
+     */
+    private static final Map<Function, List<Set<Base>>> STRING_ARGUMENTS = Map.ofEntries(
+            Map.entry(Function.LOWER, List.of(TEXTS)), Map.entry(Function.UPPER, List.of(TEXTS)),
+            Map.entry(Function.LENGTH, List.of(TEXTS)), Map.entry(Function.SUBSTRING, List.of(TEXTS)),
+            Map.entry(Function.TRIM, List.of(TEXTS, TEXTS)), Map.entry(Function.LTRIM, List.of(TEXTS, TEXTS)),
+            Map.entry(Function.RTRIM, List.of(TEXTS, TEXTS)), Map.entry(Function.REPLACE, List.of(TEXTS, TEXTS, TEXTS)),
+            Map.entry(Function.LEFT, List.of(TEXTS, INTEGERS)), Map.entry(Function.RIGHT, List.of(TEXTS, INTEGERS)),
+            Map.entry(Function.SPLIT_PART, List.of(TEXTS, TEXTS, INTEGERS)),
+            Map.entry(Function.LPAD, List.of(TEXTS, INTEGERS, TEXTS)),
+            Map.entry(Function.RPAD, List.of(TEXTS, INTEGERS, TEXTS)),
+            Map.entry(Function.STARTS_WITH, List.of(TEXTS, TEXTS)));
 
     private TypeRules() {
     }
@@ -97,13 +110,19 @@ final class TypeRules {
                 common(function.sqlName() + "'s arguments are", f.args(), columns);
             } else if (NUMERIC_ARGUMENTS.contains(function)) {
                 for (Expr arg : f.args()) {
-                    argument(function, arg, NUMBERS, ColumnType.of(Base.NUMERIC), columns);
+                    argument(function.sqlName(), arg, NUMBERS, ColumnType.of(Base.NUMERIC), columns);
                 }
-            } else if (TEXT_ARGUMENT.contains(function)) {
-                argument(function, f.args().get(0), TEXTS, null, columns);
+            } else if (STRING_ARGUMENTS.containsKey(function)) {
+                List<Set<Base>> takes = STRING_ARGUMENTS.get(function);
+                for (int i = 0; i < Math.min(takes.size(), f.args().size()); i++) {
+                    argument(function.sqlName(), f.args().get(i), takes.get(i),
+                            takes.get(i) == INTEGERS ? ColumnType.of(Base.INTEGER) : null, columns);
+                }
             } else if (NUMERIC_AGGREGATES.contains(function)) {
-                argument(function, f.args().get(0), NUMBERS, null, columns);
+                argument(function.sqlName(), f.args().get(0), NUMBERS, null, columns);
             }
+        } else if (expr instanceof Expr.Special s) {
+            special(s, columns);
         }
     }
 
@@ -255,7 +274,23 @@ final class TypeRules {
                 || TIMES.contains(a) && TIMES.contains(b);
     }
 
-    private static void argument(Function function, Expr arg, Set<Base> takes, ColumnType literalAs,
+    /**
+     * The SQL-standard forms: substring's string, both strings of position and trim are text (substring's FROM
+     * and FOR may be integers or patterns), and extract reads a date or timestamp.
+     */
+    private static void special(Expr.Special s, Columns columns) {
+        switch (s.form()) {
+            case SUBSTRING -> argument("substring", s.args().get(0), TEXTS, null, columns);
+            case POSITION, TRIM_BOTH, TRIM_LEADING, TRIM_TRAILING -> {
+                for (Expr arg : s.args()) {
+                    argument(s.form() == Expr.SpecialForm.POSITION ? "position" : "trim", arg, TEXTS, null, columns);
+                }
+            }
+            case EXTRACT -> argument("extract", s.args().get(0), TIMES, null, columns);
+        }
+    }
+
+    private static void argument(String function, Expr arg, Set<Base> takes, ColumnType literalAs,
                                  Columns columns) {
         if (literalAs != null && arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
             literal(lit, literalAs);
@@ -263,8 +298,10 @@ final class TypeRules {
         }
         ColumnType t = typeOf(arg, columns);
         if (t != null && !takes.contains(t.base())) {
-            throw VersoException.at(ErrorCode.TYPE_MISMATCH, function.sqlName() + " takes "
-                    + (takes == NUMBERS ? "a number" : "text") + ", not " + t.display(), arg.pos());
+            String what = takes == NUMBERS ? "a number" : takes == INTEGERS ? "an integer"
+                    : takes == TIMES ? "a date or timestamp" : "text";
+            throw VersoException.at(ErrorCode.TYPE_MISMATCH, function + " takes " + what + ", not " + t.display(),
+                    arg.pos());
         }
     }
 

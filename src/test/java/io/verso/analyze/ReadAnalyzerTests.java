@@ -109,6 +109,17 @@ class ReadAnalyzerTests {
             SELECT ix FROM items WHERE 'abc' IN (SELECT price FROM items)  | INVALID_VALUE          | 'abc'
             SELECT ix FROM items WHERE ix = (SELECT name FROM settings)    | TYPE_MISMATCH          | (SELECT
             SELECT ix FROM items WHERE (SELECT name FROM settings) + 1 > 2 | TYPE_MISMATCH          | (SELECT
+            SELECT substring(ix, 1, 2) FROM items                          | TYPE_MISMATCH          | ix,
+            SELECT substring(ix FROM 1 FOR 2) FROM items                   | TYPE_MISMATCH          | ix FROM
+            SELECT position('a' IN price) FROM items                       | TYPE_MISMATCH          | price)
+            SELECT trim(BOTH ix FROM name) FROM items                      | TYPE_MISMATCH          | ix FROM
+            SELECT trim(name, ix) FROM items                               | TYPE_MISMATCH          | ix)
+            SELECT left(name, 'x') FROM items                              | INVALID_VALUE          | 'x'
+            SELECT left(name, price) FROM items                            | TYPE_MISMATCH          | price)
+            SELECT lpad(name, 3, ix) FROM items                            | TYPE_MISMATCH          | ix)
+            SELECT replace(name, ix, 'x') FROM items                       | TYPE_MISMATCH          | ix,
+            SELECT length(body) FROM events                                | TYPE_MISMATCH          | body)
+            SELECT extract(year FROM ix) FROM items                        | TYPE_MISMATCH          | ix)
             """)
     void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
         String statement = text.replace("\\n", "\n");
@@ -142,6 +153,7 @@ class ReadAnalyzerTests {
             SELECT CASE WHEN ok THEN 't' ELSE ok END, coalesce(u, '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}') FROM flags
             SELECT ix FROM items WHERE ix IN (SELECT id FROM items) AND price = (SELECT ix FROM items) AND name IN (SELECT kind FROM events) AND '5' IN (SELECT ix FROM items) AND ix IN (SELECT x.v FROM (SELECT ix AS v FROM items) AS x) AND ix IN (SELECT max(ix) FROM items) AND ix IN (SELECT ix FROM items UNION SELECT id FROM items) AND name = (SELECT 'x') AND price > ALL (SELECT ix FROM items)
             SELECT kind FROM events WHERE at IN (SELECT d FROM days)
+            SELECT split_part(name, ',', '2'), substring(name, 2), substring(name FROM 'a.' FOR 'b'), substring(name, 'x'), left(name, '2'), lpad(name, 5, 'x'), position('a' IN name), trim(name), trim(LEADING 'x' FROM name), extract(year FROM at), length(kind), upper(kind) FROM items, events
             """)
     void aGoodReadPasses(String text) {
         analyse(text);
