@@ -6,12 +6,15 @@ import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Query;
+import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The common type errors, judged before PostgreSQL sees the statement so they are refused with a code and the
@@ -34,6 +37,8 @@ final class TypeRules {
             Base.REAL, Base.DOUBLE);
     private static final Set<Base> TEXTS = EnumSet.of(Base.TEXT, Base.VARCHAR, Base.CHAR);
     private static final Set<Base> TIMES = EnumSet.of(Base.DATE, Base.TIMESTAMP, Base.TIMESTAMPTZ);
+    private static final Set<Expr.LiteralKind> TIME_LITERALS = EnumSet.of(Expr.LiteralKind.DATE,
+            Expr.LiteralKind.TIMESTAMP, Expr.LiteralKind.TIMESTAMPTZ);
     /** Types no arithmetic operator takes. */
     private static final Set<Base> NOT_ARITHMETIC = EnumSet.of(Base.TEXT, Base.VARCHAR, Base.CHAR, Base.BOOLEAN,
             Base.UUID);
@@ -84,6 +89,8 @@ final class TypeRules {
             for (Expr item : in.items()) {
                 operands("IN", true, in.value(), item, columns);
             }
+        } else if (expr instanceof Expr.Literal lit && TIME_LITERALS.contains(lit.kind())) {
+            literal(lit, typeOf(lit, columns));
         } else if (expr instanceof Expr.Cast c) {
             ColumnType target = ColumnType.from(c.type());
             if (c.value() instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
@@ -246,11 +253,14 @@ final class TypeRules {
     private static void operands(String op, boolean comparison, Expr left, Expr right, Columns columns) {
         ColumnType l = typeOf(left, columns);
         ColumnType r = typeOf(right, columns);
-        // PostgreSQL reads a string literal as the type of the other operand.
-        if (r != null && left instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+        // PostgreSQL reads a string literal as the type of the other operand; beside a date or time in arithmetic
+        // it may read it as an interval or a number instead (ts + '1 day'), which is its to judge.
+        if (r != null && left instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
+                && (comparison || !TIMES.contains(r.base()))) {
             literal(lit, r);
         }
-        if (l != null && right instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+        if (l != null && right instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
+                && (comparison || !TIMES.contains(l.base()))) {
             literal(lit, l);
         }
         if (comparison) {
@@ -307,17 +317,56 @@ final class TypeRules {
 
     /**
      * A string literal read as {@code type}: refused at its position unless it is such a value, for the types
-     * whose spellings are certain here (numbers, booleans, UUIDs; dates and times are PostgreSQL's to judge).
+     * whose spellings are judged here (numbers, booleans, UUIDs, and dates and times as far as {@link #mayBeTime}
+     * is certain).
      */
-    private static void literal(Expr.Literal lit, ColumnType type) {
+    static void literal(Expr.Literal lit, ColumnType type) {
         if (NUMBERS.contains(type.base())) {
             Values.checkNumber(type, lit.text(), lit.pos());
         } else if (type.base() == Base.BOOLEAN && !isBoolean(lit.text())
-                || type.base() == Base.UUID && !isUuid(lit.text())) {
+                || type.base() == Base.UUID && !isUuid(lit.text())
+                || TIMES.contains(type.base()) && !mayBeTime(lit.text())) {
             throw VersoException.at(ErrorCode.INVALID_VALUE, Values.quoteForMessage(lit.text()) + " is not a valid "
                     + type.display() + ", the type PostgreSQL reads it as here", lit.pos());
         }
     }
+
+    /**
+     * Whether PostgreSQL may read {@code text} as a date or timestamp. It reads many forms (ISO with or
+     * without T, 'Jan 2 2024', '20240102', '12/31/2024', Julian days, time zone names), so only two kinds are
+     * refused: a string with no digit and none of the special words (now, today, tomorrow, yesterday, epoch,
+     * infinity, allballs; 'not a date', 'yesterdayish', ''), and a year-month-day beginning whose month or day
+     * no calendar has ('2024-13-45', '2023-02-29'). Anything else is left to PostgreSQL.
+     */
+    static boolean mayBeTime(String text) {
+        if (TIME_WORD.matcher(text).find()) {
+            return true;
+        }
+        if (text.chars().noneMatch(c -> c >= '0' && c <= '9')) {
+            return false;
+        }
+        Matcher ymd = YEAR_MONTH_DAY.matcher(text);
+        if (!ymd.matches()) {
+            return true;
+        }
+        int year = Integer.parseInt(ymd.group(1));
+        int month = Integer.parseInt(ymd.group(2));
+        int day = Integer.parseInt(ymd.group(3));
+        if (month < 1 || month > 12) {
+            return false;
+        }
+        // Years before Christ count leap years differently (1 BC is one): there only February 29 is let pass.
+        boolean bc = ymd.group(4).toLowerCase(Locale.ROOT).contains("bc");
+        int days = bc && month == 2 ? 29 : YearMonth.of(year, month).lengthOfMonth();
+        return day >= 1 && day <= days;
+    }
+
+    /** PostgreSQL's special date and time inputs, which may stand among other words ('today UTC', 'now()'). */
+    private static final Pattern TIME_WORD = Pattern.compile(
+            "(?<![a-z])(now|today|tomorrow|yesterday|epoch|infinity|allballs)(?![a-z])", Pattern.CASE_INSENSITIVE);
+    /** The ISO year-month-day a value begins with, then a time after T or a space, or nothing. */
+    private static final Pattern YEAR_MONTH_DAY = Pattern.compile(
+            "\\s*(\\d{4,7})-(\\d{1,2})-(\\d{1,2})((?:[T ].*)?)", Pattern.DOTALL);
 
     /** PostgreSQL's boolean input: a word of {@link #BOOLEAN_WORDS} or a unique prefix of one, 1 or 0, any case. */
     static boolean isBoolean(String text) {

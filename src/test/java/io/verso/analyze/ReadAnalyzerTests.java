@@ -103,6 +103,14 @@ class ReadAnalyzerTests {
             SELECT CASE WHEN ok THEN u ELSE id END FROM flags              | TYPE_MISMATCH          | id END
             SELECT CASE ix WHEN 'y' THEN 1 END FROM items                  | INVALID_VALUE          | 'y'
             SELECT CASE WHEN ix THEN 1 END FROM items                      | TYPE_MISMATCH          | ix THEN
+            SELECT id FROM days WHERE d = 'not a date'                     | INVALID_VALUE          | 'not
+            SELECT CAST('2024-13-45' AS DATE)                              | INVALID_VALUE          | '2024
+            SELECT id FROM days WHERE ts > 'yesterdayish'                  | INVALID_VALUE          | 'yesterdayish'
+            SELECT kind FROM events WHERE at BETWEEN 'today' AND ''        | INVALID_VALUE          | ''
+            SELECT id FROM days WHERE d IN ('2024-01-02', '2023-02-29')    | INVALID_VALUE          | '2023
+            SELECT DATE 'x'                                                | INVALID_VALUE          | DATE
+            SELECT TIMESTAMP '2024-02-30 10:00'                            | INVALID_VALUE          | TIMESTAMP
+            SELECT coalesce(d, 'soon') FROM days                           | INVALID_VALUE          | 'soon'
             SELECT ix FROM items WHERE ix IN (SELECT name FROM items)      | TYPE_MISMATCH          | name FROM
             SELECT ix FROM items WHERE ix = ANY (SELECT kind FROM events)  | TYPE_MISMATCH          | kind
             SELECT ix FROM items WHERE ix IN (SELECT '5')                  | TYPE_MISMATCH          | '5'
@@ -151,6 +159,9 @@ class ReadAnalyzerTests {
             SELECT coalesce(at, '2026-01-01'), greatest(at, DATE '2026-01-01'), CASE WHEN true THEN at ELSE 'today' END FROM events
             SELECT coalesce(d, ts, 'now'), CASE WHEN d > ts THEN d ELSE ts END FROM days
             SELECT CASE WHEN ok THEN 't' ELSE ok END, coalesce(u, '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}') FROM flags
+            SELECT id FROM days WHERE d = 'today' AND d > 'yesterday' AND d < 'tomorrow' AND ts >= 'epoch' AND ts < 'infinity' AND d > '-infinity' AND ts < 'now' AND ts = 'allballs today' AND d = ' TODAY ' AND d = 'now()'
+            SELECT id FROM days WHERE ts = '2024-01-02 03:04:05+02' AND d = 'Jan 2 2024' AND d = '20240102' AND ts = '2024-01-02T03:04:05' AND d = '2024-1-2' AND d = '12/31/2024' AND ts = '2024-01-02 03:04:05 PST' AND d = '2024-02-29' AND d = 'J2451187' AND d = '0001-02-29 BC'
+            SELECT CAST('2024-01-02' AS DATE), CAST('today' AS TIMESTAMP), TIMESTAMPTZ '2024-01-02 03:04:05Z', ts + '1 day', ts - 'yesterday' FROM days
             SELECT ix FROM items WHERE ix IN (SELECT id FROM items) AND price = (SELECT ix FROM items) AND name IN (SELECT kind FROM events) AND '5' IN (SELECT ix FROM items) AND ix IN (SELECT x.v FROM (SELECT ix AS v FROM items) AS x) AND ix IN (SELECT max(ix) FROM items) AND ix IN (SELECT ix FROM items UNION SELECT id FROM items) AND name = (SELECT 'x') AND price > ALL (SELECT ix FROM items)
             SELECT kind FROM events WHERE at IN (SELECT d FROM days)
             SELECT split_part(name, ',', '2'), substring(name, 2), substring(name FROM 'a.' FOR 'b'), substring(name, 'x'), left(name, '2'), lpad(name, 5, 'x'), position('a' IN name), trim(name), trim(LEADING 'x' FROM name), extract(year FROM at), length(kind), upper(kind) FROM items, events
