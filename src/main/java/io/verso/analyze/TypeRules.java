@@ -1,5 +1,6 @@
 package io.verso.analyze;
 
+import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.catalog.ColumnType.Base;
 import io.verso.error.ErrorCode;
@@ -328,6 +329,20 @@ final class TypeRules {
                 || TIMES.contains(type.base()) && !mayBeTime(lit.text())) {
             throw VersoException.at(ErrorCode.INVALID_VALUE, Values.quoteForMessage(lit.text()) + " is not a valid "
                     + type.display() + ", the type PostgreSQL reads it as here", lit.pos());
+        }
+    }
+
+    /**
+     * A string literal an UPDATE assigns to {@code column}: PostgreSQL reads it as the column's type, so it is
+     * judged as {@link #literal} judges one and refused in the words INSERT's VALUES uses ({@link Values#toText}).
+     */
+    static void assigned(ColumnDef column, Expr.Literal lit) {
+        try {
+            literal(lit, column.type());
+        } catch (VersoException.UserError e) {
+            throw VersoException.at(ErrorCode.INVALID_VALUE, "value " + Values.quoteForMessage(lit.text())
+                    + " for column " + column.name() + " (" + column.type().display() + ") is not a valid "
+                    + column.type().display(), lit.pos());
         }
     }
 
