@@ -19,12 +19,19 @@ import java.util.regex.Pattern;
 
 /**
  * The common type errors, judged before PostgreSQL sees the statement so they are refused with a code and the
- * operand's position: an operator or function applied to operands of types it does not take
- * ({@code TYPE_MISMATCH}), and a string literal that is no value of the numeric type PostgreSQL would read it
- * as ({@code INVALID_VALUE}: {@code 'a' + 1}, {@code n > 'abc'} on NUMERIC, {@code CAST('x' AS INT)}). Only
- * what is certain is refused: an operand whose type is not known here (a parameter, a derived table's column,
- * most function results) passes to PostgreSQL, which then judges it. Dates, times and other types PostgreSQL
- * reads more leniently than the dialect's literals are left to it too; booleans and UUIDs are not.
+ * operand's position. {@code TYPE_MISMATCH}: an operator or function applied to operands of types it does not
+ * take ({@code name + 1}, {@code upper(price)}, {@code substring(n FROM 1)}, {@code left(s, 2.5)}), values
+ * PostgreSQL must resolve to one type that have none ({@code coalesce(n, s)}, CASE results of a number and a
+ * boolean), and a value compared with a subquery's column of another kind ({@code n IN (SELECT s ...)},
+ * {@code n = (SELECT s ...)}). {@code INVALID_VALUE}: a string literal that is no value of the type PostgreSQL
+ * reads it as there (the other operand's, the cast's, the common type of coalesce's arguments or CASE's
+ * results, the column an UPDATE assigns): {@code 'a' + 1}, {@code coalesce(n, 'abc')},
+ * {@code CAST('x' AS BOOLEAN)}, {@code u = 'zz'}, and for dates and times only what {@link #mayBeTime} is sure
+ * PostgreSQL refuses ({@code d = 'not a date'}, {@code CAST('2024-13-45' AS DATE)}).
+ *
+ * <p>Only what is certain is refused: an operand whose type is not known here (a parameter, a derived table's
+ * or CTE's column, most function results, a subquery of a set operation) passes to PostgreSQL, which then
+ * judges it without a position. Numbers of different types mix, as do text types and dates with timestamps.
  */
 final class TypeRules {
 
