@@ -113,9 +113,13 @@ public final class WriteAnalyzer {
     /**
      * An UPDATE's value for {@code column}: {@code DEFAULT} is the column's DEFAULT, typed as the column, or NULL
      * without one, as DEFAULT in VALUES gives ({@link #defaultOf}); a NOT NULL column without one has none to
-     * take. Any other value as written.
+     * take. Any other value as written; a string literal PostgreSQL cannot read as the column's type is refused
+     * at its position ({@link TypeRules#assigned}).
      */
     public static Expr assignedValue(TableDef table, ColumnDef column, Expr value) {
+        if (value instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+            TypeRules.assigned(column, lit);
+        }
         if (!(value instanceof Expr.Default given)) {
             return value;
         }

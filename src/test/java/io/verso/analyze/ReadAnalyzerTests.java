@@ -28,7 +28,8 @@ class ReadAnalyzerTests {
                     + "VERSIONED VALID BY (ix)"),
             "settings", table(2, "CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT) UPSERT"),
             "events", table(3, "CREATE TABLE events (at TIMESTAMPTZ, kind TEXT, body JSONB) APPEND"),
-            "flags", table(4, "CREATE TABLE flags (id INT PRIMARY KEY, ok BOOLEAN, u UUID) VERSIONED"));
+            "flags", table(4, "CREATE TABLE flags (id INT PRIMARY KEY, ok BOOLEAN, u UUID) VERSIONED"),
+            "days", table(5, "CREATE TABLE days (id INT PRIMARY KEY, d DATE, ts TIMESTAMP) VERSIONED"));
 
     private static TableDef table(long id, String ddl) {
         TableDef t = DdlAnalyzer.createTable((Statement.CreateTable) SqlParser.parse(ddl).statements().get(0), 1);
@@ -90,6 +91,43 @@ class ReadAnalyzerTests {
             SELECT upper(price) FROM items                                 | TYPE_MISMATCH          | price)
             SELECT id FROM items WHERE (SELECT 1) = 1 AND -price < 'x'     | INVALID_VALUE          | 'x'
             "SELECT id FROM items\nUNION SELECT kind FROM events AS OF COMMIT 200" | AS_OF_BEYOND_LATEST | AS OF
+            SELECT coalesce(ix, 'abc') FROM items                          | INVALID_VALUE          | 'abc'
+            SELECT coalesce(ix, name) FROM items                           | TYPE_MISMATCH          | name)
+            SELECT nullif(price, 'x') FROM items                           | INVALID_VALUE          | 'x'
+            SELECT nullif(ix, name) FROM items                             | TYPE_MISMATCH          | name)
+            SELECT greatest(ix, ok) FROM items, flags                      | TYPE_MISMATCH          | ok)
+            SELECT least('x', 1)                                           | INVALID_VALUE          | 'x'
+            SELECT id FROM items WHERE coalesce(ix, 0) = 'z'               | INVALID_VALUE          | 'z'
+            SELECT CASE WHEN ix > 0 THEN 1 ELSE 'x' END FROM items         | INVALID_VALUE          | 'x'
+            SELECT CASE WHEN true THEN true ELSE 1 END                     | TYPE_MISMATCH          | 1 END
+            SELECT CASE WHEN ok THEN u ELSE id END FROM flags              | TYPE_MISMATCH          | id END
+            SELECT CASE ix WHEN 'y' THEN 1 END FROM items                  | INVALID_VALUE          | 'y'
+            SELECT CASE WHEN ix THEN 1 END FROM items                      | TYPE_MISMATCH          | ix THEN
+            SELECT id FROM days WHERE d = 'not a date'                     | INVALID_VALUE          | 'not
+            SELECT CAST('2024-13-45' AS DATE)                              | INVALID_VALUE          | '2024
+            SELECT id FROM days WHERE ts > 'yesterdayish'                  | INVALID_VALUE          | 'yesterdayish'
+            SELECT kind FROM events WHERE at BETWEEN 'today' AND ''        | INVALID_VALUE          | ''
+            SELECT id FROM days WHERE d IN ('2024-01-02', '2023-02-29')    | INVALID_VALUE          | '2023
+            SELECT DATE 'x'                                                | INVALID_VALUE          | DATE
+            SELECT TIMESTAMP '2024-02-30 10:00'                            | INVALID_VALUE          | TIMESTAMP
+            SELECT coalesce(d, 'soon') FROM days                           | INVALID_VALUE          | 'soon'
+            SELECT ix FROM items WHERE ix IN (SELECT name FROM items)      | TYPE_MISMATCH          | name FROM
+            SELECT ix FROM items WHERE ix = ANY (SELECT kind FROM events)  | TYPE_MISMATCH          | kind
+            SELECT ix FROM items WHERE ix IN (SELECT '5')                  | TYPE_MISMATCH          | '5'
+            SELECT ix FROM items WHERE 'abc' IN (SELECT price FROM items)  | INVALID_VALUE          | 'abc'
+            SELECT ix FROM items WHERE ix = (SELECT name FROM settings)    | TYPE_MISMATCH          | (SELECT
+            SELECT ix FROM items WHERE (SELECT name FROM settings) + 1 > 2 | TYPE_MISMATCH          | (SELECT
+            SELECT substring(ix, 1, 2) FROM items                          | TYPE_MISMATCH          | ix,
+            SELECT substring(ix FROM 1 FOR 2) FROM items                   | TYPE_MISMATCH          | ix FROM
+            SELECT position('a' IN price) FROM items                       | TYPE_MISMATCH          | price)
+            SELECT trim(BOTH ix FROM name) FROM items                      | TYPE_MISMATCH          | ix FROM
+            SELECT trim(name, ix) FROM items                               | TYPE_MISMATCH          | ix)
+            SELECT left(name, 'x') FROM items                              | INVALID_VALUE          | 'x'
+            SELECT left(name, price) FROM items                            | TYPE_MISMATCH          | price)
+            SELECT lpad(name, 3, ix) FROM items                            | TYPE_MISMATCH          | ix)
+            SELECT replace(name, ix, 'x') FROM items                       | TYPE_MISMATCH          | ix,
+            SELECT length(body) FROM events                                | TYPE_MISMATCH          | body)
+            SELECT extract(year FROM ix) FROM items                        | TYPE_MISMATCH          | ix)
             """)
     void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
         String statement = text.replace("\\n", "\n");
@@ -116,6 +154,17 @@ class ReadAnalyzerTests {
             SELECT id FROM flags WHERE ok = 't' AND ok <> 'Off' AND ok = ' yes ' AND ok = '0' AND NOT ok AND (ok OR NULL)
             SELECT id FROM flags WHERE u = '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}' OR u = 'a0eebc999c0b4ef8bb6d6bb9bd380a11'
             SELECT sum(ix), avg(price), sum(CAST(name AS INT)), count(name), max(name) FROM items
+            SELECT coalesce(ix, 0), coalesce(name, 'x'), coalesce(ix, '5'), coalesce(ix, price, 1.5), nullif(ix, '3'), greatest(ix, NULL, '7'), least(price, ix) FROM items
+            SELECT CASE WHEN ix > 0 THEN 1 ELSE NULL END, CASE WHEN ix > 0 THEN 1 ELSE '5' END, CASE WHEN ix > 0 THEN 'a' ELSE 'b' END, CASE ix WHEN '1' THEN price ELSE 2 END, CASE WHEN ix = 1 THEN name ELSE 'x' END FROM items
+            SELECT coalesce(at, '2026-01-01'), greatest(at, DATE '2026-01-01'), CASE WHEN true THEN at ELSE 'today' END FROM events
+            SELECT coalesce(d, ts, 'now'), CASE WHEN d > ts THEN d ELSE ts END FROM days
+            SELECT CASE WHEN ok THEN 't' ELSE ok END, coalesce(u, '{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}') FROM flags
+            SELECT id FROM days WHERE d = 'today' AND d > 'yesterday' AND d < 'tomorrow' AND ts >= 'epoch' AND ts < 'infinity' AND d > '-infinity' AND ts < 'now' AND ts = 'allballs today' AND d = ' TODAY ' AND d = 'now()'
+            SELECT id FROM days WHERE ts = '2024-01-02 03:04:05+02' AND d = 'Jan 2 2024' AND d = '20240102' AND ts = '2024-01-02T03:04:05' AND d = '2024-1-2' AND d = '12/31/2024' AND ts = '2024-01-02 03:04:05 PST' AND d = '2024-02-29' AND d = 'J2451187' AND d = '0001-02-29 BC'
+            SELECT CAST('2024-01-02' AS DATE), CAST('today' AS TIMESTAMP), TIMESTAMPTZ '2024-01-02 03:04:05Z', ts + '1 day', ts - 'yesterday' FROM days
+            SELECT ix FROM items WHERE ix IN (SELECT id FROM items) AND price = (SELECT ix FROM items) AND name IN (SELECT kind FROM events) AND '5' IN (SELECT ix FROM items) AND ix IN (SELECT x.v FROM (SELECT ix AS v FROM items) AS x) AND ix IN (SELECT max(ix) FROM items) AND ix IN (SELECT ix FROM items UNION SELECT id FROM items) AND name = (SELECT 'x') AND price > ALL (SELECT ix FROM items)
+            SELECT kind FROM events WHERE at IN (SELECT d FROM days)
+            SELECT split_part(name, ',', '2'), substring(name, 2), substring(name FROM 'a.' FOR 'b'), substring(name, 'x'), left(name, '2'), lpad(name, 5, 'x'), position('a' IN name), trim(name), trim(LEADING 'x' FROM name), extract(year FROM at), length(kind), upper(kind) FROM items, events
             """)
     void aGoodReadPasses(String text) {
         analyse(text);

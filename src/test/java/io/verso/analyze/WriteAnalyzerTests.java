@@ -12,6 +12,7 @@ import io.verso.sql.SqlParser;
 import io.verso.sql.ast.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -82,12 +83,16 @@ class WriteAnalyzerTests {
             UPDATE items SET ix = 1 WHERE sum(ix) > 1                      | AGGREGATE_MISPLACED    | sum
             UPDATE items SET ix = 1 WHERE id IN (SELECT id, ix FROM items) | INVALID_EXPRESSION     | id IN
             UPDATE items SET ix = ? WHERE id = 1                           | PARAMETER_COUNT_MISMATCH | ?
+            UPDATE items SET ix = 'abc' WHERE id = 1                       | INVALID_VALUE          | 'abc'
+            UPDATE items SET ix = 1, price = '1,5' WHERE id = 1            | INVALID_VALUE          | '1,5'
+            UPDATE rates SET rate = 'x' WHERE id = 1                       | INVALID_VALUE          | 'x'
             DELETE FROM items WHERE id IN (SELECT nope FROM items) AT (ix = 1, ax = 1) | UNKNOWN_COLUMN | nope
             DELETE FROM items WHERE id = (SELECT id FROM nosuch) AT (ix = 1, ax = 1) | UNKNOWN_TABLE | nosuch
             UPSERT INTO items (id, nope) VALUES (1, 2)                     | UNKNOWN_COLUMN         | nope
             UPSERT INTO items (id, ix, id) VALUES (1, 2, 3)                | DUPLICATE_NAME         | id) VALUES
             UPSERT INTO items (id, ix) VALUES (1)                          | COLUMN_COUNT_MISMATCH  | 1)
             UPSERT INTO items (id, ix, name, price) VALUES (1, 2, 'n', 'abc') | INVALID_VALUE          | 'abc'
+            UPSERT INTO items (id, ix, name) VALUES (1, 'abc', 'n')        | INVALID_VALUE          | 'abc'
             UPSERT INTO items (id, ix, name) VALUES (1, 2, NULL)           | NOT_NULL_VIOLATION     | NULL
             UPSERT INTO items (id, ix) VALUES (NULL, 2)                    | MISSING_KEY_VALUE      | NULL
             UPSERT INTO items (id, a) VALUES (1, 2)                        | MISSING_ORDERING_VALUE | ^
@@ -130,9 +135,22 @@ class WriteAnalyzerTests {
         assertThat(error.origin()).as(error.getMessage()).isEqualTo(new Origin.Text(1, offset + 1));
     }
 
+    /** A string an UPDATE assigns is refused in the words a VALUES row's is, without the row. */
+    @Test
+    void anUpdatesBadValueIsNamedAsAnInsertsIs() {
+        assertThat(catchThrowableOfType(VersoException.UserError.class,
+                () -> analyse("UPSERT INTO items (id, ix, name) VALUES (1, 'abc', 'n')")).getMessage())
+                .isEqualTo("value 'abc' for column ix (INTEGER) in row 1 is not a valid INTEGER");
+        assertThat(catchThrowableOfType(VersoException.UserError.class,
+                () -> analyse("UPDATE items SET ix = 'abc' WHERE id = 1")).getMessage())
+                .isEqualTo("value 'abc' for column ix (INTEGER) is not a valid INTEGER");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
             UPDATE items SET name = upper(name), ix = ix + 1 WHERE price > 1
+            UPDATE items SET ix = ' 5 ', price = '1.5e1', name = 'abc' WHERE id = '1'
+            UPDATE rates SET rate = 'NaN' WHERE id = 1
             UPDATE items SET ix = 4 WHERE id IN (SELECT id FROM items)
             UPDATE items SET ix = (SELECT max(o.ix) FROM items AS o WHERE o.id = items.id) + 1
             DELETE FROM items WHERE id IN (SELECT id FROM items WHERE ix > 1) AT (ix = 3, ax = 4)
@@ -148,7 +166,9 @@ class WriteAnalyzerTests {
         SqlParser.Script script = SqlParser.parse(text);
         List<Object> params = new ArrayList<>();
         for (Statement statement : script.statements()) {
-            if (statement instanceof Statement.Update u) {
+            if (statement instanceof Statement.Update u && u.table().name().equals("rates")) {
+                SystemTables.assignments(u, RATES);
+            } else if (statement instanceof Statement.Update u) {
                 WriteAnalyzer.update(u, ITEMS, WriteAnalyzerTests::known, new AsOfResolver(params, 100),
                         params.size());
             } else if (statement instanceof Statement.Delete d) {
