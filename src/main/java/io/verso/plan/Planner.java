@@ -18,6 +18,7 @@ import io.verso.error.VersoException;
 import io.verso.security.Privilege;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
+import io.verso.sql.ast.StatementKind;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -226,48 +227,26 @@ public final class Planner {
      * Everything else (DDL, DELETE HISTORY, ERASE, retention) needs ADMIN.
      */
     public static Set<Privilege> targetPrivileges(Statement statement) {
-        if (statement instanceof Statement.Select || statement instanceof Statement.Describe
-                || statement instanceof Statement.ShowCreateTable || statement instanceof Statement.CreateDerived
-                || statement instanceof Statement.Explain) {
-            return EnumSet.of(Privilege.SELECT);
-        }
-        if (statement instanceof Statement.Update || statement instanceof Statement.Delete) {
-            return EnumSet.of(Privilege.SELECT, Privilege.WRITE);
-        }
-        if (statement instanceof Statement.InsertRows || statement instanceof Statement.DeleteKeys) {
-            return EnumSet.of(Privilege.WRITE);
-        }
-        return EnumSet.of(Privilege.ADMIN);
+        return switch (statement.kind().use()) {
+            case READS -> EnumSet.of(Privilege.SELECT);
+            case READS_AND_WRITES -> EnumSet.of(Privilege.SELECT, Privilege.WRITE);
+            case WRITES -> EnumSet.of(Privilege.WRITE);
+            // A statement that names no table looks none up; should one, it would need the most.
+            case DEFINES, NONE -> EnumSet.of(Privilege.ADMIN);
+        };
     }
 
     /**
-     * Statements on the shared namespace or on access itself: they need ADMIN on ALL TABLES (CREATE TABLE,
-     * CREATE DERIVED TABLE, CREATE and DROP VIEW, roles, SHOW GRANTS, grants on ALL TABLES).
+     * Statements on the shared namespace or on access itself ({@link StatementKind#sharedNamespace}): they need
+     * ADMIN on ALL TABLES; so does a grant on ALL TABLES.
      */
     static boolean globalAdmin(Statement statement) {
-        return statement instanceof Statement.CreateTable || statement instanceof Statement.CreateDerived
-                || statement instanceof Statement.CreateView || statement instanceof Statement.DropView
-                || statement instanceof Statement.CreateRole || statement instanceof Statement.DropRole
-                || statement instanceof Statement.ShowGrants
+        return statement.kind().sharedNamespace()
                 || statement instanceof Statement.Grant grant && grant.tables().isEmpty();
     }
 
     /** How results name a statement's kind. */
     static String kind(Statement statement) {
-        String simple = statement.getClass().getSimpleName();
-        return switch (simple) {
-            case "AddColumn", "DropColumn", "RenameColumn", "RenameTable", "SetRetention", "AlterSystemVersioning",
-                 "ChangeOrdering" -> "ALTER TABLE";
-            case "InsertRows" -> ((Statement.InsertRows) statement).upsert() ? "UPSERT" : "INSERT";
-            case "DeleteKeys" -> "DELETE";
-            case "ShowDerived" -> "SHOW DERIVED TABLES";
-            case "CreateDerived" -> "CREATE DERIVED TABLE";
-            case "ShowCreateTable" -> "SHOW CREATE TABLE";
-            case "Grant" -> ((Statement.Grant) statement).revoke() ? "REVOKE" : "GRANT";
-            case "TransactionControl" -> ((Statement.TransactionControl) statement).action()
-                    == Statement.TransactionAction.START ? "START TRANSACTION"
-                    : ((Statement.TransactionControl) statement).action().name();
-            default -> simple.replaceAll("([a-z])([A-Z])", "$1 $2").toUpperCase(java.util.Locale.ROOT);
-        };
+        return statement.kind().words();
     }
 }

@@ -84,6 +84,8 @@ class PlannerTests {
         SHOW CREATE TABLE items                                          | SELECT items
         DESCRIBE items                                                   | SELECT items
         START TRANSACTION                                                |
+        COMMIT                                                           |
+        ROLLBACK                                                         |
         EXPLAIN UPDATE items SET ix = 3 WHERE id = 1                     |
         """)
     void everyKindOfStatementNeedsWhatItReadsWritesOrDefines(String form, String needs) {
@@ -97,11 +99,15 @@ class PlannerTests {
     @Test
     void theFormsCoverEveryKindOfStatement() throws ReflectiveOperationException {
         Set<Class<?>> covered = new HashSet<>();
+        Set<io.verso.sql.ast.StatementKind> kinds = java.util.EnumSet.of(io.verso.sql.ast.StatementKind.DELETE_KEYS);
         String forms = getClass().getDeclaredMethod("everyKindOfStatementNeedsWhatItReadsWritesOrDefines",
                 String.class, String.class).getAnnotation(CsvSource.class).textBlock();
         for (String line : forms.strip().split("\n")) {
-            covered.add(SqlParser.parse(line.split("\\|")[0].strip()).statements().get(0).getClass());
+            Statement statement = SqlParser.parse(line.split("\\|")[0].strip()).statements().get(0);
+            covered.add(statement.getClass());
+            kinds.add(statement.kind());
         }
+        assertThat(kinds).containsExactlyInAnyOrder(io.verso.sql.ast.StatementKind.values());
         // DELETE of named keys has no text (REST and GraphQL build it): it writes tombstones and reads nothing.
         Statement keys = new Statement.DeleteKeys(new Ident("settings", Pos.pointer("/table")), List.of(),
                 Pos.pointer("/keys"));

@@ -7,6 +7,9 @@ import java.util.List;
 public sealed interface Statement {
     Pos pos();
 
+    /** What kind of statement this is, and so what it does ({@link StatementKind}). */
+    StatementKind kind();
+
     // ---- DDL -----------------------------------------------------------------------------------
 
     enum Mode { APPEND, UPSERT, VERSIONED }
@@ -52,6 +55,11 @@ public sealed interface Statement {
     record CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                        List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
                        List<Check> checks, SystemVersioning systemVersioning, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.CREATE_TABLE;
+        }
+
         public CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                            List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
                            List<Check> checks, Pos pos) {
@@ -66,6 +74,11 @@ public sealed interface Statement {
 
     record DropTable(Ident name, boolean ifExists, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.DROP_TABLE;
+        }
+
+        @Override
         public Ident target() {
             return name;
         }
@@ -78,6 +91,11 @@ public sealed interface Statement {
 
     record AddColumn(Ident table, ColumnDefinition column, Ident group, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -89,6 +107,11 @@ public sealed interface Statement {
     }
 
     record DropColumn(Ident table, Ident column, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
         @Override
         public Ident target() {
             return table;
@@ -107,6 +130,11 @@ public sealed interface Statement {
 
     record RenameColumn(Ident table, Ident from, Ident to, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -124,6 +152,11 @@ public sealed interface Statement {
 
     record RenameTable(Ident table, Ident to, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -140,6 +173,11 @@ public sealed interface Statement {
      */
     record SetRetention(Ident table, Long commits, String interval, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -147,6 +185,11 @@ public sealed interface Statement {
 
     /** {@code ALTER TABLE t ADD SYSTEM VERSIONING} ({@code add}) or {@code DROP SYSTEM VERSIONING}. */
     record AlterSystemVersioning(Ident table, boolean add, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
         @Override
         public Ident target() {
             return table;
@@ -165,12 +208,25 @@ public sealed interface Statement {
 
     /** START TRANSACTION / BEGIN, COMMIT or ROLLBACK framing statements of a request. */
     record TransactionControl(TransactionAction action, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return switch (action) {
+                case START -> StatementKind.START_TRANSACTION;
+                case COMMIT -> StatementKind.COMMIT;
+                case ROLLBACK -> StatementKind.ROLLBACK;
+            };
+        }
     }
 
     enum TransactionAction { START, COMMIT, ROLLBACK }
 
     /** An ALTER that would change the mode or the ordering columns: parsed only to be refused clearly. */
     record ChangeOrdering(Ident table, String what, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.ALTER_TABLE;
+        }
+
         @Override
         public Ident target() {
             return table;
@@ -185,6 +241,11 @@ public sealed interface Statement {
     /** Removes every version of the matched keys, current row included: for data-protection requests. */
     record Erase(Ident table, Expr where, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.ERASE;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -198,6 +259,11 @@ public sealed interface Statement {
     record CreateIndex(Ident name, boolean ifNotExists, Ident table, List<Ident> columns, IndexScope scope,
                        boolean unique, List<Boolean> descending, Pos pos) implements Statement {
         @Override
+        public StatementKind kind() {
+            return StatementKind.CREATE_INDEX;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -209,6 +275,10 @@ public sealed interface Statement {
     }
 
     record DropIndex(Ident name, boolean ifExists, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.DROP_INDEX;
+        }
     }
 
     /**
@@ -216,6 +286,11 @@ public sealed interface Statement {
      * SYSTEM_TIME t} ({@code before} a {@link AsOf.SystemTime} AS OF t), or with no BEFORE (null).
      */
     record DeleteHistory(Ident table, AsOf before, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.DELETE_HISTORY;
+        }
+
         @Override
         public Ident target() {
             return table;
@@ -227,12 +302,24 @@ public sealed interface Statement {
     }
 
     record ShowTables(Pos pos) implements Listing {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.SHOW_TABLES;
+        }
     }
 
     record ShowCreateTable(Ident table, Pos pos) implements Listing {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.SHOW_CREATE_TABLE;
+        }
     }
 
     record Describe(Ident table, Pos pos) implements Listing {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.DESCRIBE;
+        }
     }
 
     // ---- access control ------------------------------------------------------------------------
@@ -242,9 +329,17 @@ public sealed interface Statement {
     }
 
     record CreateRole(Ident role, Pos pos) implements Access {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.CREATE_ROLE;
+        }
     }
 
     record DropRole(Ident role, boolean ifExists, Pos pos) implements Access {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.DROP_ROLE;
+        }
     }
 
     /**
@@ -253,10 +348,18 @@ public sealed interface Statement {
      */
     record Grant(boolean revoke, String privilege, List<Ident> tables, List<Ident> roles, Pos pos)
             implements Access {
+        @Override
+        public StatementKind kind() {
+            return revoke ? StatementKind.REVOKE : StatementKind.GRANT;
+        }
     }
 
     /** {@code role} null lists every role. */
     record ShowGrants(Ident role, Pos pos) implements Access {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.SHOW_GRANTS;
+        }
     }
 
     // ---- writes --------------------------------------------------------------------------------
@@ -272,6 +375,11 @@ public sealed interface Statement {
 
     record InsertRows(boolean upsert, Ident table, List<Ident> columns, List<List<Expr>> rows, Query query,
                       Ident group, Pos pos, ColumnValues columnValues) implements RowWrite {
+        @Override
+        public StatementKind kind() {
+            return upsert ? StatementKind.UPSERT : StatementKind.INSERT;
+        }
+
         @Override
         public Ident target() {
             return table;
@@ -316,6 +424,11 @@ public sealed interface Statement {
 
     record Update(Ident table, List<Assignment> assignments, Expr where, Pos pos) implements RowWrite {
         @Override
+        public StatementKind kind() {
+            return StatementKind.UPDATE;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -328,6 +441,11 @@ public sealed interface Statement {
 
     /** {@code at} holds the ordering values of the tombstones; empty when the clause is absent. */
     record Delete(Ident table, Expr where, List<Assignment> at, Pos pos) implements RowWrite {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.DELETE;
+        }
+
         @Override
         public Ident target() {
             return table;
@@ -347,6 +465,11 @@ public sealed interface Statement {
      */
     record DeleteKeys(Ident table, List<Tombstone> keys, Pos pos) implements RowWrite {
         @Override
+        public StatementKind kind() {
+            return StatementKind.DELETE_KEYS;
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -364,14 +487,26 @@ public sealed interface Statement {
     // ---- reads ---------------------------------------------------------------------------------
 
     record Select(Query query, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.SELECT;
+        }
     }
 
     /** {@code CREATE VIEW}: {@code text} is the query as written, expanded again at every use. */
     record CreateView(Ident name, boolean ifNotExists, List<Ident> columns, Query query, String text, Pos pos)
             implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.CREATE_VIEW;
+        }
     }
 
     record DropView(Ident name, boolean ifExists, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.DROP_VIEW;
+        }
     }
 
     /**
@@ -379,9 +514,17 @@ public sealed interface Statement {
      * written, kept in the catalog and analysed again at every source commit.
      */
     record CreateDerived(Ident name, List<Ident> primaryKey, Query query, String text, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.CREATE_DERIVED_TABLE;
+        }
     }
 
     record ShowDerived(Pos pos) implements Listing {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.SHOW_DERIVED_TABLES;
+        }
     }
 
     /**
@@ -389,6 +532,10 @@ public sealed interface Statement {
      * runs its reads under PostgreSQL's EXPLAIN ANALYZE and adds PostgreSQL's plan and timings.
      */
     record Explain(Statement statement, boolean analyze, Pos pos) implements Statement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.EXPLAIN;
+        }
     }
 
     /**
@@ -415,10 +562,8 @@ public sealed interface Statement {
         return null;
     }
 
-    /** Whether the statement makes a commit: everything but reads and catalog listings. */
+    /** Whether the statement makes a commit: everything but reads, listings and transaction framing. */
     default boolean writes() {
-        return !(this instanceof Select || this instanceof ShowTables || this instanceof ShowCreateTable
-                || this instanceof Describe || this instanceof ShowGrants || this instanceof TransactionControl
-                || this instanceof ShowDerived || this instanceof Explain);
+        return kind().writes();
     }
 }
