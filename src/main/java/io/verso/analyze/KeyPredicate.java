@@ -116,30 +116,17 @@ public final class KeyPredicate {
 
     /**
      * The keys an UPDATE names when it reads nothing but their rows, else null: its WHERE is only equalities
-     * and IN lists of values that fix every key column ({@link #explicitKeys}), and no value it assigns
-     * holds a subquery. Such an UPDATE matches the same rows whatever another UPDATE of other keys writes
-     * before it, since no UPDATE changes a key, so several of them may be read together and written together.
+     * and IN lists of values that fix every key column ({@link #explicitKeys}), and no value it assigns holds
+     * a subquery, an aggregate or a window ({@link Weight#plain}). Such an UPDATE matches the same rows whatever
+     * another UPDATE of other keys writes before it, since no UPDATE changes a key, so several of them may be
+     * read together and written together.
      */
     public static List<Map<String, Object>> onlyNamedKeys(io.verso.sql.ast.Statement.Update update,
                                                         List<ColumnDef> keys, List<Object> params) {
-        if (update.assignments().stream().anyMatch(a -> holdsSubquery(a.value()))) {
+        if (!update.assignments().stream().allMatch(a -> Weight.plain(a.value()))) {
             return null;
         }
         return explicitKeys(update.where(), keys, params);
-    }
-
-    private static boolean holdsSubquery(Expr expr) {
-        java.util.ArrayDeque<Expr> pending = new java.util.ArrayDeque<>();
-        pending.push(expr);
-        while (!pending.isEmpty()) {
-            Expr next = pending.pop();
-            if (next instanceof Expr.Subquery || next instanceof Expr.Exists || next instanceof Expr.InSubquery
-                    || next instanceof Expr.Quantified) {
-                return true;
-            }
-            ReadAnalyzer.children(next).forEach(pending::push);
-        }
-        return false;
     }
 
     private static boolean isValue(Expr expr) {
