@@ -29,11 +29,19 @@ public final class TimeCompiler {
 
     /** The latest commit up to {@code latestCommit} made at or before the time {@code value} names, 0 if none. */
     public static CompiledSql commitAtOrBefore(Expr value, long latestCommit, List<Object> params) {
-        SqlBuilder b = new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
-                .bind(latestCommit).sql(" AND committed_at <= CAST((");
+        SqlBuilder b = new SqlBuilder().sql(LATEST_UP_TO).bind(latestCommit).sql(" AND committed_at <= CAST((");
         new ExprCompiler(null, params, null).emit(b, value);
-        return b.sql(") AS timestamptz)").build();
+        return b.sql(") AS timestamptz)" + LATEST_ORDER).build();
     }
+
+    /**
+     * The latest commit of those that pass the condition after this, by the commits' index by time (V30): commit
+     * times never go back, so the latest commit at or before a time is the last entry of that index there, found
+     * in a few pages however long the log. {@code max(seq) ... WHERE committed_at <= t} walked the log back from
+     * its newest commit to t instead.
+     */
+    private static final String LATEST_UP_TO = "SELECT coalesce((SELECT seq FROM verso.commits WHERE seq <= ";
+    private static final String LATEST_ORDER = " ORDER BY committed_at DESC, seq DESC LIMIT 1), 0)";
 
     /** The instant {@code value} names, as timestamptz. */
     public static CompiledSql instant(Expr value, List<Object> params) {
@@ -45,8 +53,8 @@ public final class TimeCompiler {
     /** The latest commit up to {@code latestCommit} made before ({@code strict}) or at {@code t}, 0 if none. */
     public static CompiledSql commitAt(Instant t, boolean strict, long latestCommit) {
         // Commit times are UTC wall times in period columns: compare them as such.
-        return new SqlBuilder().sql("SELECT coalesce(max(seq), 0) FROM verso.commits WHERE seq <= ")
-                .bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
-                .sql(" CAST(").bind(infinite(t) != null ? infinite(t) : t.toString()).sql(" AS timestamptz)").build();
+        return new SqlBuilder().sql(LATEST_UP_TO).bind(latestCommit).sql(" AND committed_at ").sql(strict ? "<" : "<=")
+                .sql(" CAST(").bind(infinite(t) != null ? infinite(t) : t.toString()).sql(" AS timestamptz)" + LATEST_ORDER)
+                .build();
     }
 }

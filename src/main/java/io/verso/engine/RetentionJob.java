@@ -53,8 +53,9 @@ public class RetentionJob {
             cutoff = latest - table.retentionCommits() + 1;
         } else {
             // The oldest commit to keep readable: the latest one made at or before now - interval.
-            cutoff = jdbc.queryForObject("SELECT max(seq) FROM verso.commits WHERE committed_at <= now() - CAST(? AS interval)",
-                    Long.class, table.retentionInterval());
+            // By the commits' index by time (V30, TimeCompiler): its last entry at or before the time.
+            cutoff = jdbc.queryForObject("SELECT (SELECT seq FROM verso.commits WHERE committed_at <= now() - CAST(? AS"
+                    + " interval) ORDER BY committed_at DESC, seq DESC LIMIT 1)", Long.class, table.retentionInterval());
         }
         return cutoff == null || cutoff <= table.horizon() ? 0 : cutoff;
     }

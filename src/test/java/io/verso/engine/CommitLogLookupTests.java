@@ -12,13 +12,13 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Every one-key read looks up the latest commit that wrote its table (CommitProtocol.readAlone, tableState),
- * so that lookup must cost the same however long the commit log is and however long ago the table was last
- * written: PostgreSQL must find it through the log's index by table, not by walking the log back from its
- * newest commit until it meets the table (it did: 33 ms a read for a table last written 200,000 commits ago).
- * Judged on PostgreSQL's own plan, over a long log written and rolled back inside the test's transaction.
+ * Lookups in the commit log that must cost the same however long it is: the latest commit that wrote a table,
+ * which every one-key read asks (CommitProtocol.readAlone, tableState), and the latest commit at or before a
+ * time (AS OF TIMESTAMP, FOR SYSTEM_TIME: TimeCompiler). PostgreSQL must find each through an index, not by
+ * walking the log back from its newest commit (it did: 33 ms a read for a table last written 200,000 commits
+ * ago). Judged on PostgreSQL's own plan and answer, over a long log written and rolled back in the test.
  */
-class LastWriteLookupTests extends IntegrationTest {
+class CommitLogLookupTests extends IntegrationTest {
 
     @Autowired
     JdbcTemplate jdbc;
@@ -53,6 +53,37 @@ class LastWriteLookupTests extends IntegrationTest {
                     .get(0)[2]).isEqualTo(String.valueOf(from));
             assertThat(sql.texts(commits.readAlone(List.of("lw_never"), new CompiledSql("SELECT 1", List.of())))
                     .get(0)[2]).isNull();
+            status.setRollbackOnly();
+        });
+    }
+
+    @Test
+    void theCommitAtATimeLongAgoIsFoundByTheIndexByTime() {
+        TransactionTemplate rolledBack = new TransactionTemplate(transactions);
+        rolledBack.executeWithoutResult(status -> {
+            long from = jdbc.queryForObject("SELECT coalesce(max(seq), 0) + 1 FROM verso.commits", Long.class);
+            // A commit a second from a day after the latest on: times never go back, as verso.begin_commit draws them.
+            java.time.Instant start = jdbc.queryForObject("SELECT coalesce(max(committed_at), now()) + INTERVAL '1 day'"
+                    + " FROM verso.commits", java.time.OffsetDateTime.class).toInstant();
+            jdbc.update("INSERT INTO verso.commits (seq, committed_at, row_count) SELECT s, CAST(? AS timestamptz)"
+                    + " + (s - ?) * INTERVAL '1 second', 1 FROM generate_series(?::bigint, ? + 50000) s",
+                    start.toString(), from, from, from);
+            jdbc.execute("ANALYZE verso.commits");
+            SqlRunner sql = new SqlRunner(jdbc);
+            long latest = from + 50000;
+            java.time.Instant second = start.plusSeconds(10);
+            CompiledSql lookup = io.verso.compile.TimeCompiler.commitAt(second, false, latest);
+            String plan = String.join("\n", sql.texts(new CompiledSql("EXPLAIN " + lookup.sql(), lookup.binds()))
+                    .stream().map(row -> row[0]).toList());
+            assertThat(plan).as(lookup.sql()).contains("commits_by_time");
+            assertThat(sql.texts(lookup).get(0)[0]).isEqualTo(String.valueOf(from + 10));
+            assertThat(sql.texts(io.verso.compile.TimeCompiler.commitAt(second, true, latest)).get(0)[0])
+                    .isEqualTo(String.valueOf(from + 9));
+            // Up to the snapshot's latest commit only, and 0 before the first.
+            assertThat(sql.texts(io.verso.compile.TimeCompiler.commitAt(second, false, from + 3)).get(0)[0])
+                    .isEqualTo(String.valueOf(from + 3));
+            assertThat(sql.texts(io.verso.compile.TimeCompiler.commitAt(java.time.Instant.parse("1999-01-01T00:00:00Z"),
+                    false, latest)).get(0)[0]).isEqualTo("0");
             status.setRollbackOnly();
         });
     }
