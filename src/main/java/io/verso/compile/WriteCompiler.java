@@ -294,29 +294,61 @@ public final class WriteCompiler {
     }
 
     /**
-     * The current rows of the keys given ({@code keys[k][i]}: key column k of key i, as text), each of
-     * {@code columns} as text after the key's place in the list: what UPDATEs that assign only values read of
-     * the rows they name, in one statement of one text however many keys (so PostgreSQL plans it once per
-     * connection, where a UNION of one branch per UPDATE is planned at every use).
+     * What UPDATEs that assign only values read, in one statement whose text does not depend on how many there
+     * are (a UNION of one branch each is planned at every use): the current row of each key given, with the
+     * values given put in, each of {@code columns} as text after the key's place in the list. {@code keys[k][i]}
+     * is key column k of key i, as text PostgreSQL reads as {@code keyTypes[k]}; {@code given[c][i]} the text
+     * of column c's new value for key i, cast to the column's type as each UPDATE's own read casts a value
+     * (null for a column the UPDATEs keep).
      */
-    public static CompiledSql currentRowsOfKeys(TableDef table, List<ColumnDef> columns, String[][] keys) {
+    public static CompiledSql updatedRowsOfKeys(TableDef table, List<ColumnDef> columns, String[][] keys,
+                                                String[] keyTypes, String[][] given) {
         SqlBuilder b = new SqlBuilder().sql("SELECT ").qualified("k", "_pos");
-        for (ColumnDef column : columns) {
-            b.sql(", CAST(").qualified("r", column.name()).sql(" AS text)");
+        for (int c = 0; c < columns.size(); c++) {
+            ColumnDef column = columns.get(c);
+            if (given[c] != null) {
+                b.sql(", CAST(CAST(").qualified("k", "v" + c).sql(" AS ").sql(column.type().sql()).sql(") AS text)");
+            } else {
+                b.sql(", CAST(").qualified("r", column.name()).sql(" AS text)");
+            }
         }
         b.sql(" FROM ");
         RelationCompiler.current(b, table);
-        b.sql(" AS r JOIN (");
-        Integer[] places = new Integer[keys.length == 0 ? 0 : keys[0].length];
+        b.sql(" AS r JOIN (SELECT u.pos AS ").ident("_pos");
+        for (int k = 0; k < keys.length; k++) {
+            b.sql(", CAST(u.k" + k + " AS ").sql(keyTypes[k]).sql(") AS ").ident("k" + k);
+        }
+        for (int c = 0; c < columns.size(); c++) {
+            if (given[c] != null) {
+                b.sql(", u.v" + c + " AS ").ident("v" + c);
+            }
+        }
+        b.sql(" FROM unnest(");
+        Integer[] places = new Integer[keys[0].length];
         for (int i = 0; i < places.length; i++) {
             places[i] = i;
         }
-        source(b, table.keyColumns(), keys, places, ColumnDef::name);
-        b.sql(") AS k ON ");
+        for (String[] key : keys) {
+            b.bind(new ArrayBind("text", key)).sql(", ");
+        }
+        for (String[] values : given) {
+            if (values != null) {
+                b.bind(new ArrayBind("text", values)).sql(", ");
+            }
+        }
+        b.bind(new ArrayBind("int4", places)).sql(") AS u(");
+        for (int k = 0; k < keys.length; k++) {
+            b.sql("k" + k + ", ");
+        }
+        for (int c = 0; c < columns.size(); c++) {
+            if (given[c] != null) {
+                b.sql("v" + c + ", ");
+            }
+        }
+        b.sql("pos)) AS k ON ");
         List<ColumnDef> keyColumns = table.keyColumns();
         for (int k = 0; k < keyColumns.size(); k++) {
-            b.sql(k > 0 ? " AND " : "").qualified("r", keyColumns.get(k).name()).sql(" = ")
-                    .qualified("k", keyColumns.get(k).name());
+            b.sql(k > 0 ? " AND " : "").qualified("r", keyColumns.get(k).name()).sql(" = ").qualified("k", "k" + k);
         }
         return b.build();
     }

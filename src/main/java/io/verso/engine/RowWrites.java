@@ -265,9 +265,8 @@ final class RowWrites {
             bound.add(plan.bound());
         }
         TableDef table = bound.get(0).table();
-        List<List<RowInput>> rows = bound.stream().allMatch(RowWrites::assignsOnlyValues)
-                && bound.stream().allMatch(b -> b.columns().equals(bound.get(0).columns()))
-                ? rowsOfNamedKeys(run, bound) : rowsOfEach(bound);
+        NamedKeys named = namedKeys(run, bound);
+        List<List<RowInput>> rows = named != null ? rowsOfNamedKeys(bound, named) : rowsOfEach(bound);
         if (rows == null) {
             // Two of them match one key: the later must see the earlier's write.
             return run.stream().map(this::update).toList();
@@ -322,65 +321,171 @@ final class RowWrites {
         return results;
     }
 
-    /** Whether an UPDATE assigns only literals and parameters (no expression of the row's values). */
-    private static boolean assignsOnlyValues(BoundChange.Update update) {
-        return update.assigned().values().stream().allMatch(e -> e == null || e instanceof Expr.Literal
-                || e instanceof Expr.Parameter);
+    /**
+     * The keys UPDATEs name and the values they assign, as text for one read of them all
+     * ({@link WriteCompiler#updatedRowsOfKeys}); {@code statementOf[i]} is the UPDATE that names key i.
+     */
+    private record NamedKeys(String[][] keys, String[] keyTypes, String[][] given, int[] statementOf) {
     }
 
     /**
-     * The rows each UPDATE matches, with its new values: for UPDATEs that assign only values, one read of the
-     * current rows of every key they name, their values then put in here, as a statement's own read would
-     * have computed them. Null when two of them match one key, or a key's value is no value of its column
-     * (left for each statement alone to refuse as it always has).
+     * {@link NamedKeys} of UPDATEs that assign the same columns, each only values PostgreSQL reads from text as
+     * it reads them in each statement's own read ({@link #given}), and name keys whose values do too
+     * ({@link #keyType}); else null, and each is read by its own read.
      */
-    private List<List<RowInput>> rowsOfNamedKeys(List<Statement.Update> run, List<BoundChange.Update> bound) {
+    private NamedKeys namedKeys(List<Statement.Update> run, List<BoundChange.Update> bound) {
         TableDef table = bound.get(0).table();
         List<ColumnDef> keyColumns = table.keyColumns();
         List<ColumnDef> columns = bound.get(0).columns();
-        List<String[]> named = new ArrayList<>();
-        List<Integer> namedBy = new ArrayList<>();
+        Set<String> assigned = assignedColumns(bound.get(0));
+        List<String[]> keys = new ArrayList<>();
+        List<String[]> values = new ArrayList<>();
+        List<Integer> statementOf = new ArrayList<>();
+        String[] keyTypes = new String[keyColumns.size()];
         for (int u = 0; u < run.size(); u++) {
+            if (!bound.get(u).columns().equals(columns) || !assignedColumns(bound.get(u)).equals(assigned)) {
+                return null;
+            }
+            String[] given = new String[columns.size()];
+            for (int c = 0; c < columns.size(); c++) {
+                Expr value = bound.get(u).assigned().get(columns.get(c).name());
+                if (value != null) {
+                    Given text = given(value, columns.get(c));
+                    if (text == null) {
+                        return null;
+                    }
+                    given[c] = text.text();
+                }
+            }
             for (Map<String, Object> key : KeyPredicate.explicitKeys(run.get(u).where(), keyColumns, request.params())) {
                 String[] texts = new String[keyColumns.size()];
                 for (int k = 0; k < texts.length; k++) {
-                    try {
-                        texts[k] = io.verso.analyze.Values.toText(keyColumns.get(k), key.get(keyColumns.get(k).name()),
-                                run.get(u).pos(), "the WHERE");
-                    } catch (io.verso.error.VersoException e) {
+                    Object value = key.get(keyColumns.get(k).name());
+                    String type = keyType(value, keyColumns.get(k));
+                    if (type == null || keyTypes[k] != null && !keyTypes[k].equals(type)) {
                         return null;
                     }
+                    keyTypes[k] = type;
+                    texts[k] = value instanceof java.math.BigDecimal d ? d.toBigIntegerExact().toString() : value.toString();
                 }
-                named.add(texts);
-                namedBy.add(u);
+                keys.add(texts);
+                values.add(given);
+                statementOf.add(u);
             }
         }
-        String[][] keys = new String[keyColumns.size()][named.size()];
-        for (int i = 0; i < named.size(); i++) {
-            for (int k = 0; k < keys.length; k++) {
-                keys[k][i] = named.get(i)[k];
+        String[][] keyArrays = new String[keyColumns.size()][keys.size()];
+        String[][] givenArrays = new String[columns.size()][];
+        for (int c = 0; c < columns.size(); c++) {
+            givenArrays[c] = assigned.contains(columns.get(c).name()) ? new String[keys.size()] : null;
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            for (int k = 0; k < keyArrays.length; k++) {
+                keyArrays[k][i] = keys.get(i)[k];
+            }
+            for (int c = 0; c < columns.size(); c++) {
+                if (givenArrays[c] != null) {
+                    givenArrays[c][i] = values.get(i)[c];
+                }
             }
         }
-        List<String[]> read = new ArrayList<>(sql.texts(WriteCompiler.currentRowsOfKeys(table, columns, keys)));
+        return new NamedKeys(keyArrays, keyTypes, givenArrays, statementOf.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private static Set<String> assignedColumns(BoundChange.Update update) {
+        Set<String> assigned = new java.util.HashSet<>();
+        update.assigned().forEach((column, value) -> {
+            if (value != null) {
+                assigned.add(column);
+            }
+        });
+        return assigned;
+    }
+
+    /** A value as text, {@code text} null for SQL NULL. */
+    private record Given(String text) {
+    }
+
+    /**
+     * The text of a value an UPDATE assigns to {@code column}, when PostgreSQL casting that text to the column's
+     * type gives what the statement's own read gives: a string (sent untyped, so read as text and cast), an
+     * integer into a column of numbers or text, NULL. Else null: a typed literal, a decimal, a boolean (cast
+     * from their own types, not from text) are left to the statement's own read.
+     */
+    private Given given(Expr value, ColumnDef column) {
+        Object v;
+        if (value instanceof Expr.Literal literal) {
+            switch (literal.kind()) {
+                case NULL -> v = null;
+                case STRING -> v = literal.text();
+                case INTEGER -> v = new java.math.BigInteger(literal.text());
+                default -> {
+                    return null;
+                }
+            }
+        } else if (value instanceof Expr.Parameter parameter) {
+            v = request.params().get(parameter.index());
+        } else {
+            return null;
+        }
+        if (v == null || v instanceof String) {
+            return new Given((String) v);
+        }
+        boolean integer = v instanceof Long || v instanceof Integer || v instanceof java.math.BigInteger;
+        return integer && NUMBERS_OR_TEXT.contains(column.type().base()) ? new Given(v.toString()) : null;
+    }
+
+    private static final Set<io.verso.catalog.ColumnType.Base> NUMBERS_OR_TEXT = java.util.EnumSet.of(
+            io.verso.catalog.ColumnType.Base.SMALLINT, io.verso.catalog.ColumnType.Base.INTEGER,
+            io.verso.catalog.ColumnType.Base.BIGINT, io.verso.catalog.ColumnType.Base.NUMERIC,
+            io.verso.catalog.ColumnType.Base.REAL, io.verso.catalog.ColumnType.Base.DOUBLE,
+            io.verso.catalog.ColumnType.Base.TEXT, io.verso.catalog.ColumnType.Base.VARCHAR,
+            io.verso.catalog.ColumnType.Base.CHAR);
+
+    /**
+     * The type a named key's text is read as so that it matches the rows the statement's own WHERE matches, by
+     * the key's index: the key's own type for a string (sent untyped, so read as the key's type); bigint (or
+     * numeric) for an integer naming an integer (or NUMERIC) key, which PostgreSQL compares across the two.
+     * Null for any other value, which the statement's own read judges.
+     */
+    private static String keyType(Object value, ColumnDef key) {
+        if (value instanceof String) {
+            return key.type().sql();
+        }
+        boolean integral = value instanceof Long || value instanceof Integer
+                || value instanceof java.math.BigDecimal d && d.stripTrailingZeros().scale() <= 0
+                && d.abs().compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0;
+        if (!integral) {
+            return null;
+        }
+        return switch (key.type().base()) {
+            case SMALLINT, INTEGER, BIGINT -> "bigint";
+            case NUMERIC -> "numeric";
+            default -> null;
+        };
+    }
+
+    /**
+     * The rows each UPDATE matches, with its new values, from one read of the current rows of every key they
+     * name ({@link NamedKeys}). Null when two of them match one key.
+     */
+    private List<List<RowInput>> rowsOfNamedKeys(List<BoundChange.Update> bound, NamedKeys named) {
+        TableDef table = bound.get(0).table();
+        List<ColumnDef> keyColumns = table.keyColumns();
+        List<ColumnDef> columns = bound.get(0).columns();
+        List<String[]> read = new ArrayList<>(sql.texts(WriteCompiler.updatedRowsOfKeys(table, columns, named.keys(),
+                named.keyTypes(), named.given())));
         read.sort(java.util.Comparator.comparingInt(texts -> Integer.parseInt(texts[0])));
-        List<List<RowInput>> rows = new ArrayList<>(run.size());
-        run.forEach(u -> rows.add(new ArrayList<>()));
+        List<List<RowInput>> rows = new ArrayList<>(bound.size());
+        bound.forEach(u -> rows.add(new ArrayList<>()));
         Set<List<String>> matched = new java.util.HashSet<>();
         for (String[] texts : read) {
-            int u = namedBy.get(Integer.parseInt(texts[0]));
+            int u = named.statementOf()[Integer.parseInt(texts[0])];
             String[] row = Arrays.copyOfRange(texts, 1, texts.length);
             if (!matched.add(Arrays.asList(Arrays.copyOf(row, keyColumns.size())))) {
                 return null;
             }
-            Map<String, Object> values = named(columns, row);
-            Map<String, Pos> positions = new java.util.HashMap<>();
-            bound.get(u).assigned().forEach((column, value) -> {
-                if (value != null) {
-                    values.put(column, io.verso.analyze.Values.valueOf(value, request.params()));
-                    positions.put(column, value.pos());
-                }
-            });
-            rows.get(u).add(new RowInput(values, positions, "the row of key " + InsertKeys.describe(keyColumns, row)));
+            rows.get(u).add(new RowInput(named(columns, row), Map.of(), "the row of key "
+                    + InsertKeys.describe(keyColumns, row)));
         }
         return rows;
     }
