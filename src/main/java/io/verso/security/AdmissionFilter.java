@@ -128,9 +128,7 @@ class AdmissionFilter extends OncePerRequestFilter {
             if (waitMillis > 0) {
                 rejection("rate").increment();
                 response.setHeader("Retry-After", Long.toString(Math.max(1, (waitMillis + 999) / 1000)));
-                Problem.of(ErrorCode.RATE_LIMITED, "more than "
-                        + properties.rateLimit().requestsPerSecond() + " requests per second from "
-                        + callerName(request) + " (verso.admission.rate-limit); retry after Retry-After")
+                Problem.of(ErrorCode.RATE_LIMITED, rateLimited(callerName(request)) + "; retry after Retry-After")
                         .write(request, response);
                 return;
             }
@@ -177,9 +175,8 @@ class AdmissionFilter extends OncePerRequestFilter {
             String caller = Caller.current().name() != null ? Caller.current().name() : address;
             if (bucket(caller).take(properties.rateLimit()) > 0) {
                 rejection("rate").increment();
-                throw new VersoException.ServerError(ErrorCode.RATE_LIMITED, "more than "
-                        + properties.rateLimit().requestsPerSecond() + " requests per second from " + caller
-                        + " (verso.admission.rate-limit); retry shortly", null);
+                throw new VersoException.ServerError(ErrorCode.RATE_LIMITED, rateLimited(caller) + "; retry shortly",
+                        null);
             }
         }
         Deferred deferred = new Deferred();
@@ -217,6 +214,12 @@ class AdmissionFilter extends OncePerRequestFilter {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** A caller over its rate: how a retry is timed is the transport's to say (HTTP has Retry-After). */
+    private String rateLimited(String caller) {
+        return "more than " + properties.rateLimit().requestsPerSecond() + " requests per second from " + caller
+                + " (verso.admission.rate-limit)";
     }
 
     private String overloaded(Kind kind) {
