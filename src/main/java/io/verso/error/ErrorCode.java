@@ -22,6 +22,12 @@ public enum ErrorCode {
     UNSUPPORTED_MEDIA_TYPE(415),
     /** An expression nested or chained deeper than the service evaluates. */
     EXPRESSION_TOO_DEEP(400),
+    /** A path no endpoint serves. */
+    NOT_FOUND(404),
+    /** A method the endpoint does not take (the Allow header names those it does). */
+    METHOD_NOT_ALLOWED(405),
+    /** An Accept header naming no media type the endpoint answers with. */
+    NOT_ACCEPTABLE(406),
 
     // Names.
     UNKNOWN_TABLE(404),
@@ -183,7 +189,8 @@ public enum ErrorCode {
 
     public Category category() {
         return switch (this) {
-            case UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE, UNKNOWN_BUILD -> Category.NOT_FOUND;
+            case NOT_FOUND, UNKNOWN_TABLE, UNKNOWN_INDEX, UNKNOWN_KEY, UNKNOWN_COMMIT, UNKNOWN_ROLE,
+                 UNKNOWN_BUILD -> Category.NOT_FOUND;
             case TABLE_EXISTS, KEY_EXISTS, COMMIT_NOT_REACHED, WRITE_CONFLICT, VIEW_EXISTS, UNIQUE_VIOLATION,
                  DERIVED_DEPENDENCY, DERIVED_KEY_CONFLICT, IDEMPOTENCY_KEY_IN_FLIGHT,
                  IDEMPOTENT_REQUEST_COMMITTED -> Category.CONFLICT;

@@ -1,5 +1,6 @@
 /**
  * The one error hierarchy: the caller's fault ({@code UserError}, a 4xx) or the server's
- * ({@code ServerError}), each with a stable {@link io.verso.error.ErrorCode} that every surface renders.
+ * ({@code ServerError}), each with a stable {@link io.verso.error.ErrorCode} that every surface renders,
+ * and the one {@link io.verso.error.Problem} every HTTP surface answers a refusal with.
  */
 package io.verso.error;

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import io.verso.error.VersoException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -127,9 +128,8 @@ class AdmissionFilter extends OncePerRequestFilter {
             if (waitMillis > 0) {
                 rejection("rate").increment();
                 response.setHeader("Retry-After", Long.toString(Math.max(1, (waitMillis + 999) / 1000)));
-                Problems.write(response, ErrorCode.RATE_LIMITED, "more than "
-                        + properties.rateLimit().requestsPerSecond() + " requests per second from "
-                        + callerName(request) + " (verso.admission.rate-limit); retry after Retry-After");
+                Problem.of(ErrorCode.RATE_LIMITED, rateLimited(callerName(request)) + "; retry after Retry-After")
+                        .write(request, response);
                 return;
             }
         }
@@ -152,7 +152,7 @@ class AdmissionFilter extends OncePerRequestFilter {
             if (kind == Kind.LARGE) {
                 response.setHeader("Connection", "close"); // its unread body is not worth draining
             }
-            Problems.write(response, ErrorCode.OVERLOADED, overloaded(kind));
+            Problem.of(ErrorCode.OVERLOADED, overloaded(kind)).write(request, response);
             return;
         }
         try {
@@ -175,9 +175,8 @@ class AdmissionFilter extends OncePerRequestFilter {
             String caller = Caller.current().name() != null ? Caller.current().name() : address;
             if (bucket(caller).take(properties.rateLimit()) > 0) {
                 rejection("rate").increment();
-                throw new VersoException.ServerError(ErrorCode.RATE_LIMITED, "more than "
-                        + properties.rateLimit().requestsPerSecond() + " requests per second from " + caller
-                        + " (verso.admission.rate-limit); retry shortly", null);
+                throw new VersoException.ServerError(ErrorCode.RATE_LIMITED, rateLimited(caller) + "; retry shortly",
+                        null);
             }
         }
         Deferred deferred = new Deferred();
@@ -215,6 +214,12 @@ class AdmissionFilter extends OncePerRequestFilter {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** A caller over its rate: how a retry is timed is the transport's to say (HTTP has Retry-After). */
+    private String rateLimited(String caller) {
+        return "more than " + properties.rateLimit().requestsPerSecond() + " requests per second from " + caller
+                + " (verso.admission.rate-limit)";
     }
 
     private String overloaded(Kind kind) {

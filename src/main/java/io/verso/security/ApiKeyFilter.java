@@ -1,6 +1,7 @@
 package io.verso.security;
 
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -53,14 +54,15 @@ final class ApiKeyFilter extends OncePerRequestFilter {
             principal = key.isEmpty() ? Optional.empty() : keys.authenticate(key);
         } catch (org.springframework.dao.DataAccessException e) {
             response.setHeader("Retry-After", "1");
-            Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE,
-                    "the database is unavailable, so the API key cannot be checked; retry shortly");
+            Problem.of(ErrorCode.DATABASE_UNAVAILABLE,
+                    "the database is unavailable, so the API key cannot be checked; retry shortly")
+                    .write(request, response);
             return;
         }
         if (principal.isEmpty()) {
             SecurityContextHolder.clearContext();
             response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
-            Problems.write(response, ErrorCode.UNAUTHENTICATED, "the API key is unknown or revoked");
+            Problem.of(ErrorCode.UNAUTHENTICATED, "the API key is unknown or revoked").write(request, response);
             return;
         }
         var context = SecurityContextHolder.createEmptyContext();

@@ -1,6 +1,7 @@
 package io.verso.security;
 
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -44,13 +45,13 @@ class ContainerErrors {
         return (request, response, rejected) -> {
             String message = String.valueOf(rejected.getMessage());
             Matcher header = REJECTED_HEADER.matcher(message);
-            Problems.write(response, ErrorCode.INVALID_REQUEST, header.find()
+            Problem.of(ErrorCode.INVALID_REQUEST, header.find()
                     ? "the request header '" + header.group(1).strip() + "' holds a character that is not allowed in "
                     + "a header " + (message.contains("header name") ? "name" : "value")
                     + " (a control character or an unassigned one): send it as printable ASCII"
                     : message.contains("header") ? "a request header holds a character that is not allowed in a header"
                     // The firewall's words on a path name the sequence it refused, never the caller's data.
-                    : message);
+                    : message).write(request, response);
         };
     }
 
@@ -66,28 +67,18 @@ class ContainerErrors {
         void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
             Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
             int code = status instanceof Integer s ? s : 404;
-            ErrorCode errorCode = switch (code) {
-                case 401 -> ErrorCode.UNAUTHENTICATED;
-                case 403 -> ErrorCode.FORBIDDEN;
-                case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
-                case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
-                case 503 -> ErrorCode.DATABASE_UNAVAILABLE;
-                default -> code >= 500 ? ErrorCode.INTERNAL_ERROR : ErrorCode.INVALID_REQUEST;
-            };
+            Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+            Problem problem;
             if (code == 404) {
-                response.setStatus(404);
-                Problems.writeRaw(response, 404, "NOT_FOUND", status == null ? "there is no error to show here"
-                        : "no resource at " + request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI));
-                return;
+                problem = Problem.ofStatus(404, status == null ? "there is no error to show here"
+                        : "no resource at " + uri, null);
+            } else if (code == 405) {
+                problem = Problem.notAllowed(request.getMethod(), String.valueOf(uri), response.getHeader("Allow"));
+            } else {
+                problem = Problem.ofStatus(code, code >= 500 ? "internal error"
+                        : "the request was refused (HTTP " + code + ")", null);
             }
-            if (code == 405) {
-                String allow = response.getHeader("Allow");
-                Problems.writeRaw(response, 405, "METHOD_NOT_ALLOWED", Problems.notAllowed(request.getMethod(),
-                        String.valueOf(request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI)), allow));
-                return;
-            }
-            Problems.writeRaw(response, code, errorCode.name(), code >= 500 ? "internal error"
-                    : "the request was refused (HTTP " + code + ")");
+            problem.write(request, response);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.verso.security;
 
 import io.verso.config.VersoProperties;
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -90,14 +91,13 @@ class IdempotencyFilter extends OncePerRequestFilter {
         }
         String key = request.getHeader(HEADER);
         if (!KEY.matcher(key).matches()) {
-            Problems.write(response, ErrorCode.INVALID_IDEMPOTENCY_KEY,
-                    "Idempotency-Key must be 1 to 255 visible ASCII characters");
+            Problem.of(ErrorCode.INVALID_IDEMPOTENCY_KEY,
+                    "Idempotency-Key must be 1 to 255 visible ASCII characters").write(request, response);
             return;
         }
         byte[] body = BodyRequest.read(request, limits.maxRequestBytes());
         if (body == null) {
-            Problems.write(response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
-                    + limits.maxRequestBytes() + " bytes");
+            Problem.tooLarge(limits.maxRequestBytes()).write(request, response);
             return;
         }
         VersoPrincipal caller = Caller.current();
@@ -111,7 +111,8 @@ class IdempotencyFilter extends OncePerRequestFilter {
             }
         } catch (DataAccessException e) {
             response.setHeader("Retry-After", "1");
-            Problems.write(response, ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly");
+            Problem.of(ErrorCode.DATABASE_UNAVAILABLE, "the database is unavailable; retry shortly")
+                    .write(request, response);
             return;
         }
         proceed(BodyRequest.with(request, body), new ContentCachingResponseWrapper(response), claim, chain);
@@ -241,15 +242,16 @@ class IdempotencyFilter extends OncePerRequestFilter {
                 continue;
             }
             if (!hash.equals(row[0])) {
-                Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_REUSED, "Idempotency-Key '" + key
-                        + "' was used with another request (method, path or body); use a new key for a new request");
+                Problem.of(ErrorCode.IDEMPOTENCY_KEY_REUSED, "Idempotency-Key '" + key
+                        + "' was used with another request (method, path or body); use a new key for a new request")
+                        .write(request, response);
                 return null;
             }
             if (row[1] == null && row[7] != null) {
                 // Committed, but the answer was never stored (the service died in between): never run it again.
-                Problems.write(response, ErrorCode.IDEMPOTENT_REQUEST_COMMITTED, "the request with Idempotency-Key '"
+                Problem.of(ErrorCode.IDEMPOTENT_REQUEST_COMMITTED, "the request with Idempotency-Key '"
                         + key + "' made commit " + row[7] + ", but its answer was lost (the service stopped before "
-                        + "storing it); it is not run again");
+                        + "storing it); it is not run again").write(request, response);
                 return null;
             }
             if (row[1] == null) {
@@ -269,8 +271,8 @@ class IdempotencyFilter extends OncePerRequestFilter {
                     continue; // committed or taken over meanwhile: look again
                 }
                 response.setHeader("Retry-After", "1");
-                Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "a request with Idempotency-Key '" + key
-                        + "' is still running; retry when it has answered");
+                Problem.of(ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "a request with Idempotency-Key '" + key
+                        + "' is still running; retry when it has answered").write(request, response);
                 return null;
             }
             response.setStatus((Integer) row[1]);
@@ -285,8 +287,8 @@ class IdempotencyFilter extends OncePerRequestFilter {
             return null;
         }
         response.setHeader("Retry-After", "1");
-        Problems.write(response, ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "Idempotency-Key '" + key
-                + "' is contended; retry");
+        Problem.of(ErrorCode.IDEMPOTENCY_KEY_IN_FLIGHT, "Idempotency-Key '" + key
+                + "' is contended; retry").write(request, response);
         return null;
     }
 

@@ -2,6 +2,7 @@ package io.verso.security;
 
 import io.verso.config.VersoProperties;
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -56,8 +57,8 @@ class InputGuard extends OncePerRequestFilter {
             }
         }
         if (bad != null) {
-            Problems.write(response, ErrorCode.INVALID_VALUE, bad + " holds a NUL character, a lone UTF-16 surrogate "
-                    + "or bytes that are not UTF-8");
+            Problem.of(ErrorCode.INVALID_VALUE, bad + " holds a NUL character, a lone UTF-16 surrogate "
+                    + "or bytes that are not UTF-8").write(request, response);
             return;
         }
         String type = request.getContentType();
@@ -68,8 +69,7 @@ class InputGuard extends OncePerRequestFilter {
         }
         byte[] body = BodyRequest.read(request, limits.maxRequestBytes());
         if (body == null) {
-            Problems.write(response, ErrorCode.PAYLOAD_TOO_LARGE, "the request body is larger than "
-                    + limits.maxRequestBytes() + " bytes");
+            Problem.tooLarge(limits.maxRequestBytes()).write(request, response);
             return;
         }
         // One pass over the bytes: ASCII needs no decoding to be valid, and only a \\u escape can smuggle a
@@ -89,7 +89,7 @@ class InputGuard extends OncePerRequestFilter {
                 StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
             } catch (CharacterCodingException e) {
-                Problems.write(response, ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8");
+                Problem.of(ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8").write(request, response);
                 return;
             }
         }
@@ -101,9 +101,9 @@ class InputGuard extends OncePerRequestFilter {
                 // Not JSON: the endpoint says so in its own words.
             }
             if (pointer != null) {
-                Problems.write(response, ErrorCode.INVALID_VALUE, "the string at " + (pointer.isEmpty() ? "/" : pointer)
+                Problem.of(ErrorCode.INVALID_VALUE, "the string at " + (pointer.isEmpty() ? "/" : pointer)
                         + " holds a NUL character or a lone UTF-16 surrogate, which cannot be stored as text",
-                        pointer.isEmpty() ? "/" : pointer);
+                        pointer.isEmpty() ? "/" : pointer).write(request, response);
                 return;
             }
         }

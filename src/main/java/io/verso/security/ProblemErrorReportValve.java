@@ -1,5 +1,6 @@
 package io.verso.security;
 
+import io.verso.error.Problem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
@@ -30,13 +31,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (status < 400 || response.getContentWritten() > 0) {
             return;
         }
-        String code = switch (status) {
-            case 404 -> "NOT_FOUND";
-            case 405 -> "METHOD_NOT_ALLOWED";
-            case 413 -> "PAYLOAD_TOO_LARGE";
-            case 415 -> "UNSUPPORTED_MEDIA_TYPE";
-            default -> status >= 500 ? "INTERNAL_ERROR" : "INVALID_REQUEST";
-        };
         String requestId = response.getHeader(REQUEST_ID);
         if (requestId == null) {
             // Refused before any filter ran; a rare path, so the shared SecureRandom costs nothing here.
@@ -44,12 +38,12 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         }
         try {
             response.setHeader(REQUEST_ID, requestId);
-            response.setContentType("application/problem+json");
+            response.setContentType(Problem.MEDIA_TYPE);
             response.setCharacterEncoding("UTF-8");
             var writer = response.getReporter();
             if (writer != null) {
-                writer.write(new String(Problems.body(status, code, detail(request, response, status, throwable),
-                        null, requestId), StandardCharsets.UTF_8));
+                writer.write(new String(problem(request, response, status, throwable).at(request.getRequestURI())
+                        .withRequestId(requestId).json(), StandardCharsets.UTF_8));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {
@@ -57,24 +51,26 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         }
     }
 
-    private static String detail(Request request, Response response, int status, Throwable throwable) {
+    private static Problem problem(Request request, Response response, int status, Throwable throwable) {
         if (status >= 500) {
-            return "internal error";
+            return Problem.ofStatus(status, "internal error", null);
         }
         if (status == 405) {
-            return Problems.notAllowed(request.getMethod(), path(request), response.getHeader("Allow"));
+            return Problem.notAllowed(request.getMethod(), path(request), response.getHeader("Allow"));
         }
         Matcher header = throwable == null || throwable.getMessage() == null ? null
                 : REFUSED_HEADER.matcher(throwable.getMessage());
         if (header != null && header.find()) {
-            return "the request header '" + header.group(1) + "' holds a character HTTP does not allow in a header "
-                    + "value (a control character or a byte outside ASCII): send it as printable ASCII";
+            return Problem.ofStatus(status, "the request header '" + header.group(1) + "' holds a character HTTP does "
+                    + "not allow in a header value (a control character or a byte outside ASCII): send it as printable "
+                    + "ASCII", null);
         }
         if (throwable != null && String.valueOf(throwable.getMessage()).contains("too large")) {
-            return "the request line or its headers are too large";
+            return Problem.ofStatus(status, "the request line or its headers are too large", null);
         }
-        return "the server refused the request (HTTP " + status + "): check the path's escapes, that it is UTF-8 "
-                + "without NUL characters, and the size of the request line and headers";
+        return Problem.ofStatus(status, "the server refused the request (HTTP " + status + "): check the path's "
+                + "escapes, that it is UTF-8 without NUL characters, and the size of the request line and headers",
+                null);
     }
 
     /** The path as asked, bounded: it is echoed into the problem, which Jackson escapes. */

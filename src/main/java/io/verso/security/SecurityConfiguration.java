@@ -1,6 +1,7 @@
 package io.verso.security;
 
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import io.verso.config.StartupException;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -228,7 +229,7 @@ class SecurityConfiguration {
     private static AuthenticationEntryPoint entryPoint() {
         return (request, response, failure) -> {
             response.setHeader("WWW-Authenticate", "Bearer");
-            Problems.write(response, ErrorCode.UNAUTHENTICATED, describe(failure));
+            Problem.of(ErrorCode.UNAUTHENTICATED, describe(failure)).write(request, response);
         };
     }
 
@@ -240,10 +241,10 @@ class SecurityConfiguration {
     }
 
     private static AccessDeniedHandler denied() {
-        return (request, response, failure) -> Problems.write(response, ErrorCode.FORBIDDEN,
+        return (request, response, failure) -> Problem.of(ErrorCode.FORBIDDEN,
                 request.getRequestURI().startsWith("/graphiql") ? "GraphiQL is off while security is on "
                         + "(verso.security.graphiql=true turns it on)"
                         : "permission ADMIN on ALL TABLES (the admin role) is missing: " + request.getRequestURI()
-                        + " is for administrators");
+                        + " is for administrators").write(request, response);
     }
 }

@@ -1,6 +1,7 @@
 package io.verso.surface;
 
 import java.math.BigDecimal;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 
@@ -33,6 +34,11 @@ public final class JsonScalars {
             case VALUE_NULL -> null;
             default -> throw new IllegalStateException("not a scalar: " + parser.currentToken());
         };
+    }
+
+    /** Why a body that is not JSON cannot be read: the same words from every endpoint that reads one. */
+    public static String notJson(JacksonException e) {
+        return "the request body is not valid JSON: " + e.getOriginalMessage();
     }
 
     /**

@@ -34,7 +34,7 @@ final class RequestJson {
         try {
             node = body == null || body.isBlank() ? null : JSON.readTree(body);
         } catch (JacksonException e) {
-            throw invalid("the request body is not valid JSON: " + e.getOriginalMessage(), "/");
+            throw invalid(JsonScalars.notJson(e), "/");
         } catch (NumberFormatException e) {
             throw invalid(JsonScalars.outOfRange(e), "/");
         }

@@ -140,6 +140,33 @@ class ContainerProblemsTests extends IntegrationTest {
         carriesItsRequestId(path);
     }
 
+    /**
+     * The same refusal reads the same whichever layer makes it: a body too large for the JSON guard and for
+     * the size filter, a method Tomcat refuses and one Spring MVC refuses.
+     */
+    @Test
+    void aRefusalHasTheSameFieldsWhoeverMakesIt() throws Exception {
+        String large = "x".repeat(16 * 1024 * 1024 + 1);
+        Raw json = raw("POST", "/v1/sql", List.of(admin()), large);
+        Raw plain = raw("POST", "/v1/sql", List.of(admin(), "Content-Type: text/plain".getBytes(
+                StandardCharsets.ISO_8859_1)), large);
+        assertThat(json.status()).isEqualTo(413);
+        assertThat(withoutRequestId(plain)).isEqualTo(withoutRequestId(json));
+        assertThat(json.json().path("pointer").asString()).isEqualTo("/");
+        carriesItsRequestId(json);
+
+        Raw tomcat = raw("GET", "/graphql?query=%7B__typename%7D", List.of(admin()), null);
+        Raw mvc = raw("DELETE", "/v1/sql", List.of(admin()), null);
+        assertThat(tomcat.json().propertyNames()).containsExactlyElementsOf(mvc.json().propertyNames());
+        assertThat(tomcat.json().path("instance").asString()).isEqualTo("/graphql");
+    }
+
+    private static JsonNode withoutRequestId(Raw raw) {
+        tools.jackson.databind.node.ObjectNode body = (tools.jackson.databind.node.ObjectNode) raw.json();
+        body.remove("requestId");
+        return body;
+    }
+
     @Test
     void anApiKeyWithAControlCharacterIsRefusedNamingTheHeaderNotItsValue() throws Exception {
         byte[] key = (TestSecurity.HEADER + ": vk_secret\u007fpart").getBytes(StandardCharsets.ISO_8859_1);

@@ -4,6 +4,7 @@ import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import graphql.schema.DataFetchingEnvironment;
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import io.verso.error.VersoException;
 import io.verso.feed.ChangeFeed;
 import io.verso.feed.FeedCursor;
@@ -150,12 +151,9 @@ class FeedSubscriptions extends SubscriptionExceptionResolverAdapter {
         if (!(exception instanceof VersoException verso)) {
             return null;
         }
-        Map<String, Object> extensions = new LinkedHashMap<>();
-        extensions.put("code", verso.code().name());
-        extensions.put("status", verso.code().status());
-        extensions.put("category", verso.code().category().name());
+        Problem problem = Problem.of(verso);
         return List.of(GraphqlErrorBuilder.newError().errorType(verso.code() == ErrorCode.INTERNAL_ERROR
-                ? ErrorType.INTERNAL_ERROR : ErrorType.BAD_REQUEST).message(verso.getMessage())
-                .extensions(extensions).build());
+                ? ErrorType.INTERNAL_ERROR : ErrorType.BAD_REQUEST).message(problem.detail())
+                .extensions(GraphqlErrors.extensions(problem)).build());
     }
 }

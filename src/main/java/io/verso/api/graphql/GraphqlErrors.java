@@ -3,8 +3,7 @@ package io.verso.api.graphql;
 import graphql.GraphQLError;
 import graphql.GraphqlErrorBuilder;
 import graphql.schema.DataFetchingEnvironment;
-import io.verso.error.ErrorCode;
-import io.verso.error.Origin;
+import io.verso.error.Problem;
 import io.verso.error.VersoException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,10 +17,10 @@ import org.springframework.stereotype.Component;
 import reactor.core.publisher.Mono;
 
 /**
- * The one place a {@link VersoException} becomes a GraphQL error: the message, and in
- * {@code extensions} the same {@code code} REST puts in its problem details (an
- * {@link io.verso.error.ErrorCode} name, which clients branch on), the HTTP {@code status} REST
- * would have used, the {@code classification} and, for a refused argument, its name.
+ * The one place a {@link VersoException} becomes a GraphQL error, from the same {@link Problem} REST answers:
+ * its detail as the message, and in {@code extensions} its {@code code} (an {@link io.verso.error.ErrorCode}
+ * name, which clients branch on), HTTP {@code status}, position and request id, the {@code classification}
+ * and, for a refused argument, its name.
  */
 @Component
 class GraphqlErrors implements DataFetcherExceptionResolver {
@@ -44,20 +43,31 @@ class GraphqlErrors implements DataFetcherExceptionResolver {
         if (verso instanceof VersoException.ServerError) {
             log.error("GraphQL field {} failed: {}", env.getExecutionStepInfo().getPath(), verso.getMessage(), verso);
         }
-        Map<String, Object> extensions = extensions(verso.code());
-        if (verso instanceof VersoException.UserError user && user.origin() instanceof Origin.Argument argument) {
-            extensions.put("argument", argument.path());
-        }
-        return Mono.just(List.of(GraphqlErrorBuilder.newError(env).errorType(classify(verso)).message(verso.getMessage())
-                .extensions(extensions).build()));
+        Problem problem = Problem.of(verso);
+        return Mono.just(List.of(GraphqlErrorBuilder.newError(env).errorType(classify(verso)).message(problem.detail())
+                .extensions(extensions(problem)).build()));
     }
 
-    /** What every refusal carries in its extensions, whichever stage refused: code, status, category. */
-    static Map<String, Object> extensions(ErrorCode code) {
+    /**
+     * What a refusal carries in its extensions, whichever stage refused: the code, status, position and request id
+     * of its REST problem, the code's category, and the problem's pointer as {@code argument} (every input a GraphQL
+     * request gives is an argument, so that is all a pointer here can name).
+     */
+    static Map<String, Object> extensions(Problem problem) {
         Map<String, Object> extensions = new LinkedHashMap<>();
-        extensions.put("code", code.name());
-        extensions.put("status", code.status());
-        extensions.put("category", code.category().name());
+        extensions.put("code", problem.code().name());
+        extensions.put("status", problem.status());
+        extensions.put("category", problem.code().category().name());
+        if (problem.line() > 0) {
+            extensions.put("line", problem.line());
+            extensions.put("column", problem.column());
+        }
+        if (problem.pointer() != null) {
+            extensions.put("argument", problem.pointer());
+        }
+        if (problem.requestId() != null) {
+            extensions.put("requestId", problem.requestId());
+        }
         return extensions;
     }
 

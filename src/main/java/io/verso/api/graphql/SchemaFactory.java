@@ -558,11 +558,9 @@ final class SchemaFactory {
 
     private static Long asOf(DataFetchingEnvironment env) {
         String commit = env.getArgument("asOfCommit");
-        if (commit != null && env.getArgument("asOfTime") != null) {
-            throw VersoException.argument(ErrorCode.INVALID_PARAMETER, "give asOfCommit or asOfTime, not both",
-                    "asOfTime");
-        }
-        return commit == null ? null : Long.parseLong(commit);
+        Long seq = commit == null ? null : Long.parseLong(commit);
+        ReadBuilder.oneAsOf(seq, env.getArgument("asOfTime"), Pos.of(new Origin.Argument("asOfTime")));
+        return seq;
     }
 
     /** The time to read as of; the engine judges it as it judges AS OF TIMESTAMP in /v1/sql. */

@@ -19,6 +19,7 @@ import graphql.schema.CoercingSerializeException;
 import graphql.schema.GraphQLScalarType;
 import io.verso.analyze.Values;
 import io.verso.error.ErrorCode;
+import io.verso.error.Problem;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -119,7 +120,7 @@ final class VersoScalars {
         }
 
         private Map<String, Object> refused(Object input) {
-            return GraphqlErrors.extensions(refusal.apply(String.valueOf(input)));
+            return GraphqlErrors.extensions(Problem.of(refusal.apply(String.valueOf(input)), null));
         }
 
         private String canonical(Object value) {

@@ -1,7 +1,7 @@
 package io.verso.api.rest;
 
 import io.verso.error.ErrorCode;
-import io.verso.error.VersoException;
+import io.verso.error.Problem;
 import io.verso.replica.ClientCommit;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -13,10 +13,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Read-your-writes across instances and replicas: a request's {@code Verso-Min-Commit} header (the
@@ -32,12 +30,6 @@ class CommitHeaderFilter extends OncePerRequestFilter {
     static final String MIN_COMMIT = "Verso-Min-Commit";
     static final String COMMIT = "Verso-Commit";
 
-    private final JsonMapper json;
-
-    CommitHeaderFilter(JsonMapper json) {
-        this.json = json;
-    }
-
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
@@ -50,11 +42,9 @@ class CommitHeaderFilter extends OncePerRequestFilter {
                 minCommit = -2;
             }
             if (minCommit < 0) {
-                VersoException error = VersoException.user(ErrorCode.INVALID_REQUEST, "header " + MIN_COMMIT
-                        + " must be a commit sequence (a non-negative integer), not '" + header + "'");
-                response.setStatus(error.code().status());
-                response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-                response.getOutputStream().write(json.writeValueAsBytes(ProblemAdvice.problem(error)));
+                Problem.of(ErrorCode.INVALID_REQUEST, "header " + MIN_COMMIT
+                        + " must be a commit sequence (a non-negative integer), not '" + header + "'")
+                        .write(request, response);
                 return;
             }
         }

@@ -1,8 +1,7 @@
 package io.verso.api.rest;
 
 import io.verso.config.VersoProperties;
-import io.verso.error.ErrorCode;
-import io.verso.error.VersoException;
+import io.verso.error.Problem;
 import io.verso.security.BodyRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -11,10 +10,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Refuses request bodies over {@code verso.max-request-bytes} with a 413 problem before anything
@@ -26,24 +23,22 @@ import tools.jackson.databind.json.JsonMapper;
 class RequestSizeFilter extends OncePerRequestFilter {
 
     private final long maxBytes;
-    private final JsonMapper json;
 
-    RequestSizeFilter(VersoProperties properties, JsonMapper json) {
+    RequestSizeFilter(VersoProperties properties) {
         this.maxBytes = properties.maxRequestBytes();
-        this.json = json;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > maxBytes) {
-            reject(response);
+            reject(request, response);
             return;
         }
         if (request.getContentLengthLong() < 0 && hasBody(request)) {
             byte[] body = BodyRequest.read(request, maxBytes);
             if (body == null) {
-                reject(response);
+                reject(request, response);
                 return;
             }
             chain.doFilter(BodyRequest.with(request, body), response);
@@ -57,12 +52,8 @@ class RequestSizeFilter extends OncePerRequestFilter {
         return "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
     }
 
-    private void reject(HttpServletResponse response) throws IOException {
-        VersoException e = VersoException.pointing(ErrorCode.PAYLOAD_TOO_LARGE,
-                "the request body is larger than " + maxBytes + " bytes", "/");
-        response.setStatus(ErrorCode.PAYLOAD_TOO_LARGE.status());
-        response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+    private void reject(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setHeader("Connection", "close");
-        response.getOutputStream().write(json.writeValueAsBytes(ProblemAdvice.problem(e)));
+        Problem.tooLarge(maxBytes).write(request, response);
     }
 }

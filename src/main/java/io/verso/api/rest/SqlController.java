@@ -108,8 +108,7 @@ class SqlController {
         try {
             request = REQUEST_JSON.readTree(body);
         } catch (JacksonException e) {
-            throw VersoException.pointing(ErrorCode.INVALID_REQUEST, "the request body is not valid JSON: "
-                    + e.getOriginalMessage(), "/");
+            throw VersoException.pointing(ErrorCode.INVALID_REQUEST, JsonScalars.notJson(e), "/");
         } catch (NumberFormatException e) {
             throw VersoException.pointing(ErrorCode.INVALID_REQUEST, JsonScalars.outOfRange(e), "/");
         }
