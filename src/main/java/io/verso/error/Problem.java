@@ -60,6 +60,8 @@ public record Problem(int status, ErrorCode code, String detail, String instance
             case 406 -> ErrorCode.NOT_ACCEPTABLE;
             case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
             case 415 -> ErrorCode.UNSUPPORTED_MEDIA_TYPE;
+            // What the container answers 503 for is the database gone (the pool found no connection).
+            case 503 -> ErrorCode.DATABASE_UNAVAILABLE;
             default -> status >= 500 ? ErrorCode.INTERNAL_ERROR : ErrorCode.INVALID_REQUEST;
         };
         return new Problem(status, code, detail, null, 0, 0, pointer, currentRequestId());
