@@ -152,13 +152,9 @@ final class RowWrites {
                 current = versions;
                 Arrays.fill(rowCurrent, true);
             } else {
-                Object[] outcome = sql.query(WriteCompiler.groupWrite(batch, request.commit()), rs -> {
-                    rs.next();
-                    java.sql.Array won = rs.getArray(2);
-                    return new Object[] {rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray()};
-                });
-                versions += (Long) outcome[0];
-                Integer[] won = (Integer[]) outcome[1];
+                GroupWritten outcome = groupWrite(batch);
+                versions += outcome.versions();
+                Integer[] won = outcome.won();
                 current += won.length;
                 for (Integer p : won) {
                     rowCurrent[p - first] = true;
@@ -169,6 +165,18 @@ final class RowWrites {
         request.touch(table.name(), versions);
         return new StatementResult.Written(kind, table.name(), rows, versions, current, versions - current,
                 keys(table, batches.get(0), rows), rowCurrent);
+    }
+
+    /** What one group's write did: the versions it wrote, and the positions of the rows that became current. */
+    private record GroupWritten(long versions, Integer[] won) {
+    }
+
+    private GroupWritten groupWrite(GroupBatch batch) {
+        return sql.query(WriteCompiler.groupWrite(batch, request.commit()), rs -> {
+            rs.next();
+            java.sql.Array won = rs.getArray(2);
+            return new GroupWritten(rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray());
+        });
     }
 
     /** The keys of a batch's rows, as the receipt names them. */
@@ -285,13 +293,9 @@ final class RowWrites {
         int[] wins = new int[position - first];
         long versions = 0;
         for (List<GroupBatch> group : byGroup.values()) {
-            Object[] outcome = sql.query(WriteCompiler.groupWrite(GroupBatch.concat(group), request.commit()), rs -> {
-                rs.next();
-                java.sql.Array won = rs.getArray(2);
-                return new Object[] {rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray()};
-            });
-            versions += (Long) outcome[0];
-            for (Integer p : (Integer[]) outcome[1]) {
+            GroupWritten outcome = groupWrite(GroupBatch.concat(group));
+            versions += outcome.versions();
+            for (Integer p : outcome.won()) {
                 wins[p - first]++;
             }
         }
