@@ -30,28 +30,26 @@ final class AccessStatements {
         this.catalog = catalog;
     }
 
-    StatementResult execute(Statement.Access statement, VersoPrincipal principal) {
-        if (statement instanceof Statement.CreateRole c) {
-            access.requireGlobalAdmin(principal, "CREATE ROLE", c.pos());
-            DdlAnalyzer.checkName(c.role(), "role");
-            if (!access.createRole(c.role().name())) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "role '" + c.role().name() + "' already exists",
-                        c.role().pos());
-            }
-            return new StatementResult.Changed("CREATE ROLE", null, true, null);
+    StatementResult createRole(Statement.CreateRole c, VersoPrincipal principal) {
+        access.requireGlobalAdmin(principal, "CREATE ROLE", c.pos());
+        DdlAnalyzer.checkName(c.role(), "role");
+        if (!access.createRole(c.role().name())) {
+            throw VersoException.at(ErrorCode.DUPLICATE_NAME, "role '" + c.role().name() + "' already exists",
+                    c.role().pos());
         }
-        if (statement instanceof Statement.DropRole d) {
-            access.requireGlobalAdmin(principal, "DROP ROLE", d.pos());
-            boolean dropped = access.dropRole(d.role().name());
-            if (!dropped && !d.ifExists()) {
-                throw unknownRole(d.role());
-            }
-            return new StatementResult.Changed("DROP ROLE", null, dropped, null);
+        return new StatementResult.Changed("CREATE ROLE", null, true, null);
+    }
+
+    StatementResult dropRole(Statement.DropRole d, VersoPrincipal principal) {
+        access.requireGlobalAdmin(principal, "DROP ROLE", d.pos());
+        boolean dropped = access.dropRole(d.role().name());
+        if (!dropped && !d.ifExists()) {
+            throw unknownRole(d.role());
         }
-        if (statement instanceof Statement.Grant g) {
-            return grant(g, principal);
-        }
-        Statement.ShowGrants show = (Statement.ShowGrants) statement;
+        return new StatementResult.Changed("DROP ROLE", null, dropped, null);
+    }
+
+    StatementResult showGrants(Statement.ShowGrants show, VersoPrincipal principal) {
         access.requireGlobalAdmin(principal, "SHOW GRANTS", show.pos());
         if (show.role() != null && !access.roleExists(show.role().name())) {
             throw unknownRole(show.role());
@@ -61,7 +59,7 @@ final class AccessStatements {
                 access.showGrants(show.role() == null ? null : show.role().name()), null);
     }
 
-    private StatementResult grant(Statement.Grant g, VersoPrincipal principal) {
+    StatementResult grant(Statement.Grant g, VersoPrincipal principal) {
         String kind = g.revoke() ? "REVOKE" : "GRANT";
         List<Long> tableIds = new ArrayList<>();
         if (g.tables().isEmpty()) {

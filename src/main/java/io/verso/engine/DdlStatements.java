@@ -38,14 +38,14 @@ final class DdlStatements {
     private final Deriver deriver;
 
     DdlStatements(Catalog catalog, Views views, AccessControl access, SqlRunner sql, SystemVersioning system,
-                  Deriver deriver) {
+                  Lifecycle lifecycle, Deriver deriver) {
         this.deriver = deriver;
         this.catalog = catalog;
         this.views = views;
         this.access = access;
         this.sql = sql;
         this.system = system;
-        this.lifecycle = new Lifecycle(catalog, views, sql);
+        this.lifecycle = lifecycle;
     }
 
     /**
@@ -59,24 +59,7 @@ final class DdlStatements {
         }
     }
 
-    /** Runs DDL: the statements no other part of the engine takes. */
-    StatementResult execute(Statement statement, RequestContext request) {
-        if (statement instanceof Statement.CreateTable create) {
-            return createTable(create, request);
-        }
-        if (statement instanceof Statement.DropTable drop) {
-            return dropTable(drop, request);
-        }
-        if (statement instanceof Statement.CreateView create) {
-            return createView(create, request);
-        }
-        if (statement instanceof Statement.DropView drop) {
-            return dropView(drop, request);
-        }
-        return lifecycle.execute(statement, request);
-    }
-
-    private StatementResult createTable(Statement.CreateTable create, RequestContext request) {
+    StatementResult createTable(Statement.CreateTable create, RequestContext request) {
         access.requireGlobalAdmin(request.principal(), "CREATE TABLE", create.pos());
         if (catalog.find(create.name().name()).isPresent()) {
             if (create.ifNotExists()) {
@@ -105,7 +88,7 @@ final class DdlStatements {
             if (name.getBytes(StandardCharsets.UTF_8).length > 63) {
                 name = name.substring(0, 40) + "_" + Integer.toHexString(name.hashCode()) + "_key";
             }
-            lifecycle.execute(new Statement.CreateIndex(new Ident(name, create.pos()), false, create.name(),
+            lifecycle.createIndex(new Statement.CreateIndex(new Ident(name, create.pos()), false, create.name(),
                     unique, IndexScope.CURRENT, true, unique.stream().map(u -> false).toList(),
                     create.pos()), request);
         }
@@ -117,7 +100,7 @@ final class DdlStatements {
      * the caller's privileges), so making or dropping one is DDL on the shared namespace: ADMIN on ALL
      * TABLES, as CREATE TABLE, asked before anything about the name is looked at.
      */
-    private StatementResult createView(Statement.CreateView create, RequestContext request) {
+    StatementResult createView(Statement.CreateView create, RequestContext request) {
         access.requireGlobalAdmin(request.principal(), "CREATE VIEW", create.pos());
         String name = create.name().name();
         if (catalog.find(name).isPresent() || views.find(name).isPresent()) {
@@ -151,7 +134,7 @@ final class DdlStatements {
         return new StatementResult.Changed("CREATE VIEW", name, true, null);
     }
 
-    private StatementResult dropView(Statement.DropView drop, RequestContext request) {
+    StatementResult dropView(Statement.DropView drop, RequestContext request) {
         access.requireGlobalAdmin(request.principal(), "DROP VIEW", drop.pos());
         String name = drop.name().name();
         if (views.find(name).isPresent()) {
@@ -167,7 +150,7 @@ final class DdlStatements {
         return new StatementResult.Changed("DROP VIEW", name, true, null);
     }
 
-    private StatementResult dropTable(Statement.DropTable drop, RequestContext request) {
+    StatementResult dropTable(Statement.DropTable drop, RequestContext request) {
         var found = catalog.find(drop.name().name()).filter(t -> request.visible(t));
         if (found.isEmpty()) {
             if (drop.ifExists()) {

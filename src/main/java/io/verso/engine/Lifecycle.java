@@ -37,35 +37,8 @@ final class Lifecycle {
         this.sql = sql;
     }
 
-    StatementResult execute(Statement statement, RequestContext request) {
-        if (statement instanceof Statement.AddColumn add) {
-            return addColumn(add, request);
-        }
-        if (statement instanceof Statement.DropColumn drop) {
-            return dropColumn(drop, request);
-        }
-        if (statement instanceof Statement.RenameColumn rename) {
-            return renameColumn(rename, request);
-        }
-        if (statement instanceof Statement.RenameTable rename) {
-            return renameTable(rename, request);
-        }
-        if (statement instanceof Statement.CreateIndex create) {
-            return createIndex(create, request);
-        }
-        if (statement instanceof Statement.DropIndex drop) {
-            return dropIndex(drop, request);
-        }
-        if (statement instanceof Statement.DeleteHistory delete) {
-            return deleteHistory(delete, request);
-        }
-        if (statement instanceof Statement.SetRetention retention) {
-            return setRetention(retention, request);
-        }
-        if (statement instanceof Statement.Erase erase) {
-            return erase(erase, request);
-        }
-        Statement.ChangeOrdering change = (Statement.ChangeOrdering) statement;
+    /** ALTER TABLE ... VALID BY / REVISION BY: refused, naming what would keep the table's ordering. */
+    StatementResult changeOrdering(Statement.ChangeOrdering change, RequestContext request) {
         throw LifecycleAnalyzer.changeOrdering(change, request.table(change.table()));
     }
 
@@ -77,7 +50,7 @@ final class Lifecycle {
 
     // ---- columns -------------------------------------------------------------------------------
 
-    private StatementResult addColumn(Statement.AddColumn add, RequestContext request) {
+    StatementResult addColumn(Statement.AddColumn add, RequestContext request) {
         LifecycleAnalyzer.AddedColumn added = LifecycleAnalyzer.addColumn(add, request.table(add.table()));
         ColumnDef column = added.column();
         // The DEFAULT as PostgreSQL quotes it: the one value LifecycleCompiler writes into DDL.
@@ -88,7 +61,7 @@ final class Lifecycle {
         return changed("ALTER TABLE", altered, request, null);
     }
 
-    private StatementResult dropColumn(Statement.DropColumn drop, RequestContext request) {
+    StatementResult dropColumn(Statement.DropColumn drop, RequestContext request) {
         TableDef table = request.table(drop.table());
         LifecycleAnalyzer.DroppedColumn dropped = LifecycleAnalyzer.dropColumn(drop, table);
         TableDef altered = catalog.update(dropped.altered());
@@ -96,13 +69,13 @@ final class Lifecycle {
         return changed("ALTER TABLE", altered, request, null);
     }
 
-    private StatementResult renameColumn(Statement.RenameColumn rename, RequestContext request) {
+    StatementResult renameColumn(Statement.RenameColumn rename, RequestContext request) {
         // Storage names are stable ids, so history follows the rename with nothing to rewrite.
         TableDef renamed = LifecycleAnalyzer.renameColumn(rename, request.table(rename.table()));
         return changed("ALTER TABLE", catalog.update(renamed), request, null);
     }
 
-    private StatementResult renameTable(Statement.RenameTable rename, RequestContext request) {
+    StatementResult renameTable(Statement.RenameTable rename, RequestContext request) {
         TableDef table = request.table(rename.table());
         boolean taken = catalog.find(rename.to().name()).isPresent();
         if (!taken) {
@@ -115,7 +88,7 @@ final class Lifecycle {
 
     // ---- indexes -------------------------------------------------------------------------------
 
-    private StatementResult createIndex(Statement.CreateIndex create, RequestContext request) {
+    StatementResult createIndex(Statement.CreateIndex create, RequestContext request) {
         TableDef table = request.table(create.table());
         DdlAnalyzer.checkName(create.name(), "index");
         if (catalog.findByIndex(create.name().name()).isPresent()) {
@@ -131,7 +104,7 @@ final class Lifecycle {
         return changed("CREATE INDEX", altered, request, null);
     }
 
-    private StatementResult dropIndex(Statement.DropIndex drop, RequestContext request) {
+    StatementResult dropIndex(Statement.DropIndex drop, RequestContext request) {
         // An index of a table the caller may not know of is unknown, as one that does not exist.
         Optional<TableDef> found = catalog.findByIndex(drop.name().name()).filter(request::visible);
         if (found.isEmpty()) {
@@ -150,7 +123,7 @@ final class Lifecycle {
 
     // ---- history -------------------------------------------------------------------------------
 
-    private StatementResult deleteHistory(Statement.DeleteHistory delete, RequestContext request) {
+    StatementResult deleteHistory(Statement.DeleteHistory delete, RequestContext request) {
         TableDef table = request.table(delete.table());
         LifecycleAnalyzer.deleteHistory(delete, table);
         long before = request.asOf().resolve(delete.before());
@@ -170,7 +143,7 @@ final class Lifecycle {
         return deleted;
     }
 
-    private StatementResult setRetention(Statement.SetRetention retention, RequestContext request) {
+    StatementResult setRetention(Statement.SetRetention retention, RequestContext request) {
         TableDef table = request.table(retention.table());
         LifecycleAnalyzer.setRetention(retention, table);
         String interval = retention.interval();
@@ -184,7 +157,7 @@ final class Lifecycle {
 
     // ---- erasure -------------------------------------------------------------------------------
 
-    private StatementResult erase(Statement.Erase erase, RequestContext request) {
+    StatementResult erase(Statement.Erase erase, RequestContext request) {
         TableDef table = request.table(erase.table());
         LifecycleAnalyzer.Erasure erasure = LifecycleAnalyzer.erase(erase, table, request.params());
         String[][] values = erasure.values();

@@ -60,20 +60,7 @@ final class RowWrites {
         this.request = request;
     }
 
-    StatementResult execute(Statement.RowWrite statement) {
-        if (statement instanceof Statement.InsertRows insert) {
-            return insertRows(insert);
-        }
-        if (statement instanceof Statement.Update update) {
-            return update(update);
-        }
-        if (statement instanceof Statement.Delete delete) {
-            return delete(delete);
-        }
-        return deleteKeys((Statement.DeleteKeys) statement);
-    }
-
-    private StatementResult insertRows(Statement.InsertRows written) {
+    StatementResult insertRows(Statement.InsertRows written) {
         String kind = written.upsert() ? "UPSERT" : "INSERT";
         TableDef table = request.table(written.table());
         Statement.InsertRows statement = ValuesEvaluation.evaluated(written, table, request, request.asOf(),
@@ -193,7 +180,7 @@ final class RowWrites {
         return keys;
     }
 
-    private StatementResult update(Statement.Update statement) {
+    StatementResult update(Statement.Update statement) {
         if (!(Planner.update(statement, request.planned(), request.asOf(), request.params()) instanceof Plan.Update plan)) {
             TableDef table = request.table(statement.table());
             if (table.mode() == TableMode.APPEND) {
@@ -524,7 +511,7 @@ final class RowWrites {
         return rows;
     }
 
-    private StatementResult delete(Statement.Delete statement) {
+    StatementResult delete(Statement.Delete statement) {
         if (!(Planner.delete(statement, request.planned(), request.asOf(), request.params()) instanceof Plan.Delete plan)) {
             TableDef table = request.table(statement.table());
             if (table.mode() == TableMode.APPEND) {
@@ -550,7 +537,7 @@ final class RowWrites {
                 WriteAnalyzer.batches(table, rows, table.versionedGroups(), true, position, statement.pos()));
     }
 
-    private StatementResult deleteKeys(Statement.DeleteKeys delete) {
+    StatementResult deleteKeys(Statement.DeleteKeys delete) {
         TableDef table = request.table(delete.table());
         Planner.requireKeyed(table, delete.table(), "DELETE");
         List<RowInput> rows = WriteAnalyzer.tombstones(delete, table, request.params());

@@ -9,7 +9,6 @@ import io.verso.analyze.Values;
 import io.verso.analyze.Weight;
 import io.verso.catalog.Catalog;
 import io.verso.catalog.TableDef;
-import io.verso.catalog.TableMode;
 import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
 import io.verso.compile.CompiledSql;
@@ -63,7 +62,6 @@ public class StatementEngine {
     public static final String COMMIT_CHANNEL = CommitProtocol.COMMIT_CHANNEL;
 
     private final Catalog catalog;
-    private final DdlStatements ddl;
     private final SqlRunner sql;
     private final VersoProperties properties;
     private final TransactionTemplate transaction;
@@ -71,9 +69,9 @@ public class StatementEngine {
     private final EngineObserver observer;
     private final Views views;
     private final AccessControl access;
-    private final AccessStatements accessStatements;
     private final ReadRouter router;
     private final SystemVersioning system;
+    private final Executor.Parts parts;
     private final AppendChanges appendChanges;
     private final Deriver deriver;
     private final CommitProtocol commits;
@@ -89,7 +87,9 @@ public class StatementEngine {
         this.deriver = deriver;
         this.views = views;
         this.system = new SystemVersioning(catalog, sql);
-        this.ddl = new DdlStatements(catalog, views, access, sql, system, deriver);
+        Lifecycle lifecycle = new Lifecycle(catalog, views, sql);
+        this.parts = new Executor.Parts(catalog, new DdlStatements(catalog, views, access, sql, system, lifecycle,
+                deriver), lifecycle, system, new AccessStatements(access, catalog));
         this.appendChanges = new AppendChanges(sql);
         this.sql = sql;
         this.properties = properties;
@@ -100,7 +100,6 @@ public class StatementEngine {
         this.transaction = new TransactionTemplate(transactions);
         this.observer = observer;
         this.access = access;
-        this.accessStatements = new AccessStatements(access, catalog);
         this.router = router.getIfAvailable(() -> ReadRouter.PRIMARY_ONLY);
         this.listeners = listeners.orderedStream().toList();
     }
@@ -255,7 +254,7 @@ public class StatementEngine {
     }
 
     /** The state of one request: its commit, the positions it handed out, the tables it touched. */
-    private final class Request implements RowWrites.Context, TableLookup, DeriveContext {
+    private final class Request implements Executor.Steps, TableLookup, DeriveContext {
         private final List<Object> params;
         private final boolean writes;
         private final String actor;
@@ -292,6 +291,7 @@ public class StatementEngine {
         private final ReadRouter.ReadTarget target;
         private final CommitTimes times;
         private final RowWrites rowWrites;
+        private final Executor executor;
         private final Map<String, TableDef> tables = new HashMap<>();
         private final Map<String, Long> touched = new LinkedHashMap<>();
         private long commit;
@@ -340,6 +340,7 @@ public class StatementEngine {
             this.target = target;
             this.times = new CommitTimes(sql, params);
             this.rowWrites = new RowWrites(sql, system, appendChanges, this);
+            this.executor = new Executor(parts, this, rowWrites);
         }
 
         @Override
@@ -703,60 +704,30 @@ public class StatementEngine {
             firstAndLast[1] = step;
         }
 
+        /**
+         * One statement: what it needs of its target, then, in a writing request, the rules about derived tables
+         * every write and definition keeps, then the statement itself ({@link Executor}).
+         */
         private StatementResult execute(Statement statement) {
             needed = Planner.targetPrivileges(statement);
-            if (statement instanceof Statement.Access a) {
-                return accessStatements.execute(a, principal);
-            }
-            if (statement instanceof Statement.Select s) {
-                return select(s);
-            }
-            if (statement instanceof Statement.TransactionControl t) {
-                return transactionControl(t);
-            }
-            if (statement instanceof Statement.Explain e) {
-                return explain(e);
-            }
-            if (statement instanceof Statement.Listing listing) {
-                return list(listing);
-            }
-            if (writes) {
+            if (writes && statement.writes()) {
                 guardDerived(statement);
-                if (!(statement instanceof Statement.RowWrite)) {
+                if (!(statement instanceof Statement.RowWrite || statement instanceof Statement.Access)) {
+                    // A definition: derived tables are read afresh from this transaction's catalog from here on.
                     ranDdl = true;
                     derived = null;
                 }
             }
-            if (statement instanceof Statement.Erase e) {
-                erased.add(e.table().name());
-            }
-            if (statement instanceof Statement.CreateDerived c) {
-                return createDerived(c);
-            }
-            if (statement instanceof Statement.AlterSystemVersioning a) {
-                return system.alter(a, table(a.table()), this, commitTime);
-            }
-            if (statement instanceof Statement.DeleteHistory d && (table(d.table()).mode() == TableMode.SYSTEM
-                    || d.before() == null || d.before() instanceof io.verso.sql.ast.AsOf.SystemTime)) {
-                return system.deleteHistory(d, table(d.table()), this);
-            }
-            if (statement instanceof Statement.RowWrite w) {
-                return rowWrites.execute(w);
-            }
-            return ddl.execute(statement, this);
+            return statement.accept(executor);
         }
 
-        /** SHOW TABLES, DESCRIBE, SHOW CREATE TABLE, SHOW DERIVED TABLES: what the caller may see of the catalog. */
-        private StatementResult list(Statement.Listing listing) {
-            if (listing instanceof Statement.ShowTables) {
-                return CatalogListings.showTables(catalog.all(), this::visible);
-            }
-            if (listing instanceof Statement.Describe d) {
-                return CatalogListings.describe(table(d.table()));
-            }
-            if (listing instanceof Statement.ShowCreateTable s) {
-                return CatalogListings.showCreate(table(s.table()));
-            }
+        @Override
+        public void erasing(Ident table) {
+            erased.add(table.name());
+        }
+
+        @Override
+        public StatementResult showDerived() {
             return CatalogListings.showDerived(deriver.show(asOf.latestCommit(), this::visible));
         }
 
@@ -765,7 +736,8 @@ public class StatementEngine {
          * returns to it (undoing rows, history and catalog changes since), COMMIT ends the frame. The
          * request stays one PostgreSQL transaction and makes at most one commit.
          */
-        private StatementResult transactionControl(Statement.TransactionControl control) {
+        @Override
+        public StatementResult transactionControl(Statement.TransactionControl control) {
             switch (control.action()) {
                 case START -> {
                     sql.update(new SqlBuilder().sql("SAVEPOINT verso_frame").build());
@@ -800,7 +772,8 @@ public class StatementEngine {
          * EXPLAIN: the plan of the statement, which does not run, printed as the golden plan files are; with
          * ANALYZE, each of its reads run under PostgreSQL's EXPLAIN ANALYZE (reads only: the request is read-only).
          */
-        private StatementResult explain(Statement.Explain explain) {
+        @Override
+        public StatementResult explain(Statement.Explain explain) {
             Plan plan = Planner.plan(explain.statement(), planned, asOf, params);
             List<List<Object>> rows = new ArrayList<>();
             PlanPrinter.print(plan).forEach(line -> rows.add(List.of(line)));
@@ -815,7 +788,8 @@ public class StatementEngine {
             return new StatementResult.Rows("EXPLAIN", List.of(new StatementResult.Column("plan", "TEXT")), rows, null);
         }
 
-        private StatementResult select(Statement.Select select) {
+        @Override
+        public StatementResult select(Statement.Select select) {
             BoundSelect bound;
             CompiledSql compiled;
             try {
@@ -857,7 +831,8 @@ public class StatementEngine {
          * checked as its query is bound: without it a caller could copy rows it may not read into a table it
          * may. Building its history is then the engine's work, as keeping it is.
          */
-        private StatementResult createDerived(Statement.CreateDerived create) {
+        @Override
+        public StatementResult createDerived(Statement.CreateDerived create) {
             access.requireGlobalAdmin(principal, "CREATE DERIVED TABLE", create.pos());
             DdlStatements.refuseViewName(views, create.name());
             DerivedDef def = deriver.create(create, this);

@@ -10,6 +10,77 @@ public sealed interface Statement {
     /** What kind of statement this is, and so what it does ({@link StatementKind}). */
     StatementKind kind();
 
+    /**
+     * Does to a statement what its kind calls for, with no cast and no default: each kind of statement has its
+     * own method, so a new one does not compile until every visitor says what it does with it.
+     */
+    <R> R accept(Visitor<R> visitor);
+
+    /** One method per kind of statement; see {@link #accept}. */
+    interface Visitor<R> {
+        R createTable(CreateTable statement);
+
+        R dropTable(DropTable statement);
+
+        R addColumn(AddColumn statement);
+
+        R dropColumn(DropColumn statement);
+
+        R renameColumn(RenameColumn statement);
+
+        R renameTable(RenameTable statement);
+
+        R setRetention(SetRetention statement);
+
+        R alterSystemVersioning(AlterSystemVersioning statement);
+
+        R transactionControl(TransactionControl statement);
+
+        R changeOrdering(ChangeOrdering statement);
+
+        R erase(Erase statement);
+
+        R createIndex(CreateIndex statement);
+
+        R dropIndex(DropIndex statement);
+
+        R deleteHistory(DeleteHistory statement);
+
+        R showTables(ShowTables statement);
+
+        R showCreateTable(ShowCreateTable statement);
+
+        R describe(Describe statement);
+
+        R createRole(CreateRole statement);
+
+        R dropRole(DropRole statement);
+
+        R grant(Grant statement);
+
+        R showGrants(ShowGrants statement);
+
+        R insertRows(InsertRows statement);
+
+        R update(Update statement);
+
+        R delete(Delete statement);
+
+        R deleteKeys(DeleteKeys statement);
+
+        R select(Select statement);
+
+        R createView(CreateView statement);
+
+        R dropView(DropView statement);
+
+        R createDerived(CreateDerived statement);
+
+        R showDerived(ShowDerived statement);
+
+        R explain(Explain statement);
+    }
+
     // ---- DDL -----------------------------------------------------------------------------------
 
     enum Mode { APPEND, UPSERT, VERSIONED }
@@ -60,6 +131,11 @@ public sealed interface Statement {
             return StatementKind.CREATE_TABLE;
         }
 
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createTable(this);
+        }
+
         public CreateTable(Ident name, boolean ifNotExists, List<ColumnDefinition> columns, List<Ident> primaryKey,
                            List<GroupDefinition> groups, Mode mode, Ordering ordering, List<List<Ident>> unique,
                            List<Check> checks, Pos pos) {
@@ -76,6 +152,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.DROP_TABLE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.dropTable(this);
         }
 
         @Override
@@ -96,6 +177,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.addColumn(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -110,6 +196,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.dropColumn(this);
         }
 
         @Override
@@ -135,6 +226,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.renameColumn(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -154,6 +250,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.renameTable(this);
         }
 
         @Override
@@ -178,6 +279,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.setRetention(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -188,6 +294,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.alterSystemVersioning(this);
         }
 
         @Override
@@ -216,6 +327,11 @@ public sealed interface Statement {
                 case ROLLBACK -> StatementKind.ROLLBACK;
             };
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.transactionControl(this);
+        }
     }
 
     enum TransactionAction { START, COMMIT, ROLLBACK }
@@ -225,6 +341,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.ALTER_TABLE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.changeOrdering(this);
         }
 
         @Override
@@ -246,6 +367,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.erase(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -264,6 +390,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createIndex(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -279,6 +410,11 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.DROP_INDEX;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.dropIndex(this);
+        }
     }
 
     /**
@@ -289,6 +425,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.DELETE_HISTORY;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.deleteHistory(this);
         }
 
         @Override
@@ -306,6 +447,11 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.SHOW_TABLES;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.showTables(this);
+        }
     }
 
     record ShowCreateTable(Ident table, Pos pos) implements Listing {
@@ -313,12 +459,22 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.SHOW_CREATE_TABLE;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.showCreateTable(this);
+        }
     }
 
     record Describe(Ident table, Pos pos) implements Listing {
         @Override
         public StatementKind kind() {
             return StatementKind.DESCRIBE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.describe(this);
         }
     }
 
@@ -333,12 +489,22 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.CREATE_ROLE;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createRole(this);
+        }
     }
 
     record DropRole(Ident role, boolean ifExists, Pos pos) implements Access {
         @Override
         public StatementKind kind() {
             return StatementKind.DROP_ROLE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.dropRole(this);
         }
     }
 
@@ -352,6 +518,11 @@ public sealed interface Statement {
         public StatementKind kind() {
             return revoke ? StatementKind.REVOKE : StatementKind.GRANT;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.grant(this);
+        }
     }
 
     /** {@code role} null lists every role. */
@@ -359,6 +530,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.SHOW_GRANTS;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.showGrants(this);
         }
     }
 
@@ -378,6 +554,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return upsert ? StatementKind.UPSERT : StatementKind.INSERT;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.insertRows(this);
         }
 
         @Override
@@ -429,6 +610,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.update(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -444,6 +630,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.DELETE;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.delete(this);
         }
 
         @Override
@@ -470,6 +661,11 @@ public sealed interface Statement {
         }
 
         @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.deleteKeys(this);
+        }
+
+        @Override
         public Ident target() {
             return table;
         }
@@ -491,6 +687,11 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.SELECT;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.select(this);
+        }
     }
 
     /** {@code CREATE VIEW}: {@code text} is the query as written, expanded again at every use. */
@@ -500,12 +701,22 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.CREATE_VIEW;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createView(this);
+        }
     }
 
     record DropView(Ident name, boolean ifExists, Pos pos) implements Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.DROP_VIEW;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.dropView(this);
         }
     }
 
@@ -518,12 +729,22 @@ public sealed interface Statement {
         public StatementKind kind() {
             return StatementKind.CREATE_DERIVED_TABLE;
         }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.createDerived(this);
+        }
     }
 
     record ShowDerived(Pos pos) implements Listing {
         @Override
         public StatementKind kind() {
             return StatementKind.SHOW_DERIVED_TABLES;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.showDerived(this);
         }
     }
 
@@ -535,6 +756,11 @@ public sealed interface Statement {
         @Override
         public StatementKind kind() {
             return StatementKind.EXPLAIN;
+        }
+
+        @Override
+        public <R> R accept(Visitor<R> visitor) {
+            return visitor.explain(this);
         }
     }
 
