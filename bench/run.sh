@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark in one command (docs/benchmark.md): build the service, start it on a fresh
 # database of the local PostgreSQL, run the workload against it, PostgreSQL directly and MariaDB,
-# stop it. Arguments go to the benchmark: bench/run.sh --keys=20000 --versions=10 ...
+# stop it. Beside it, the one-key read's baseline: bench/bare, the Spring Boot app a user would write instead
+# (one MVC endpoint, JdbcTemplate, the direct table), on the same Java; BENCH_BARE=0 leaves it out.
+# Arguments go to the benchmark: bench/run.sh --keys=20000 --versions=10 ...
 # --scenarios=keyreads (or reads, writers, scale, comma-separated) runs only those after the ingest.
 # Results: target/bench/results.md and results.json; the service's flight recording
 # target/bench/service.jfr and log target/bench/service.log. The recording uses JFR's "default" settings
@@ -12,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT=${BENCH_PORT:-18080}
+BARE_PORT=${BENCH_BARE_PORT:-$((PORT + 1))}
 DB=${BENCH_DB:-verso_bench}
 DIRECT_DB=${BENCH_DIRECT_DB:-verso_bench_direct}
 # The service's Java: Temurin 25 where the machine has it (the container image's runtime), else the default
@@ -35,6 +38,7 @@ for db in "$DB" "$DIRECT_DB"; do
 done
 
 ./mvnw -B -q -Pbench -DskipTests package
+[ "${BENCH_BARE:-1}" != 0 ] && ./mvnw -B -q -f bench/bare/pom.xml -DskipTests package
 mkdir -p "$OUT"
 
 jfr=""
@@ -51,12 +55,29 @@ VERSO_SECURITY_ADMIN_API_KEY=$API_KEY SPRING_DATASOURCE_URL="jdbc:postgresql://1
   SPRING_DATASOURCE_PASSWORD= PORT=$PORT \
   "$BENCH_JAVA" $SERVICE_OPTS $jfr -jar target/verso-0.1.0-SNAPSHOT.jar >"$OUT/service.log" 2>&1 &
 service=$!
-trap 'kill $service 2>/dev/null; wait $service 2>/dev/null || true' EXIT
+bare=""
+bare_args=()
+if [ "${BENCH_BARE:-1}" != 0 ]; then
+  "$BENCH_JAVA" $SERVICE_OPTS -jar bench/bare/target/bare-0.1.0-SNAPSHOT.jar --server.port="$BARE_PORT" \
+    --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?currentSchema=baseline" \
+    --spring.datasource.username=postgres >"$OUT/bare.log" 2>&1 &
+  bare=$!
+  bare_args=(--bare="http://127.0.0.1:$BARE_PORT" --barePid="$bare")
+fi
+trap 'kill $service $bare 2>/dev/null; wait $service $bare 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$PORT/actuator/health/readiness" >/dev/null && break
   kill -0 $service 2>/dev/null || { echo "the service did not start:"; tail -50 "$OUT/service.log"; exit 1; }
   sleep 1
 done
+if [ -n "$bare" ]; then
+  for _ in $(seq 1 60); do
+    # Up once it answers at all: its table is made by the benchmark's ingest, so a read 500s until then.
+    curl -s -o /dev/null "http://127.0.0.1:$BARE_PORT/v1/tables/balances/row?key=1&key=a&key=b" && break
+    kill -0 $bare 2>/dev/null || { echo "the bare app did not start:"; tail -50 "$OUT/bare.log"; exit 1; }
+    sleep 1
+  done
+fi
 
 # BENCH_SIZE=small: every scenario at a small size (2,000 keys × 10 versions), a few minutes, to check
 # that the benchmark runs; its figures are not the issue's. Arguments given after it still win.
@@ -68,4 +89,4 @@ fi
 BENCH_SERVICE_JAVA=$("$BENCH_JAVA" -version 2>&1 | head -n 1) BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
   io.verso.bench.Bench --url="http://127.0.0.1:$PORT" --servicePid=$service \
   --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" --jar=target/verso-0.1.0-SNAPSHOT.jar \
-  "${size_args[@]}" "$@"
+  "${bare_args[@]}" "${size_args[@]}" "$@"

@@ -34,6 +34,10 @@ public final class Bench {
 
     private final BenchConfig config;
     private final VersoClient verso;
+    /** The bare Spring Boot app (bench/bare) over the direct table, when it runs: the one-key read's baseline. */
+    private final VersoClient bare;
+    /** The bare app's one-key current reads, by clients. */
+    private final Map<Integer, Measure> bareReads = new LinkedHashMap<>();
     private final DirectPg pg;
     private final MariaDb maria;
     private final List<Figure> figures = new ArrayList<>();
@@ -44,6 +48,7 @@ public final class Bench {
     Bench(BenchConfig config, Supplier<Connection> postgres, Supplier<Connection> mariadb) {
         this.config = config;
         this.verso = new VersoClient(config.url());
+        this.bare = config.bareUrl().isEmpty() ? null : new VersoClient(config.bareUrl());
         this.pg = new DirectPg(postgres, config.pgSchema());
         this.maria = mariadb == null ? null : new MariaDb(mariadb);
     }
@@ -542,10 +547,21 @@ public final class Bench {
                         (k, b) -> pg.row(PG_MAIN, w, k, past ? in.postgres()[b] : null)));
                 Measure m = maria == null ? null : attempt("mariadb " + name, () -> measure(name, w, count, clients,
                         (k, b) -> maria.row(MARIA_MAIN, w, k, past ? in.mariadb()[b] : null)));
+                String baseline = "";
+                if (bare != null && !past) {
+                    double[] bareCpu = new double[2];
+                    Measure s = attempt("bare Spring Boot " + name, () -> measure(name, w, count, clients,
+                            (k, b) -> bare.row(PG_MAIN, w, k, null), new ServiceCpu(config.barePid()), bareCpu));
+                    if (s != null) {
+                        bareReads.put(clients, s);
+                    }
+                    baseline = String.format("; bare Spring Boot %s reads/s%s, Verso / bare %s", perSecond(count, s),
+                            cpuPerRead(count, bareCpu).replace("service", "its"), rateRatio(v, s));
+                }
                 Figure f = new Figure("Concurrency", name, false, v, p, m, String.format("reads/s: Verso %s, "
-                        + "PostgreSQL %s%s; Verso / PG %s%s", perSecond(count, v), perSecond(count, p),
+                        + "PostgreSQL %s%s; Verso / PG %s%s%s", perSecond(count, v), perSecond(count, p),
                         m == null ? "" : ", MariaDB " + perSecond(count, m), rateRatio(v, p),
-                        cpuPerRead(count, cpuSeconds)));
+                        cpuPerRead(count, cpuSeconds), baseline));
                 figures.add(f);
                 log("%s: verso %s | pg %s | mariadb %s (%s)", name, f.cell(v), f.cell(p), f.cell(m), f.note());
             }
@@ -712,9 +728,15 @@ public final class Bench {
         }
         Figure sixteen = find("one key now, 16 client(s)");
         if (sixteen != null) {
-            target(t, "one-key current reads at 16 clients ≥ 0.5× PostgreSQL's rate", sixteen.verso() == null
+            target(t, "one-key current reads at 16 clients ≥ 0.3× PostgreSQL's rate", sixteen.verso() == null
                     || sixteen.postgres() == null ? null : sixteen.postgres().wallSeconds() / sixteen.verso().wallSeconds(),
-                    0.5, true, "×");
+                    0.3, true, "×");
+            Measure bareSixteen = bareReads.get(16);
+            if (bare != null) {
+                target(t, "one-key current reads at 16 clients ≥ 1.5× the bare Spring Boot app's rate",
+                        sixteen.verso() == null || bareSixteen == null ? null
+                                : bareSixteen.wallSeconds() / sixteen.verso().wallSeconds(), 1.5, true, "×");
+            }
         }
         if (now != null && asOf != null) {
             boolean both = asOf.verso() != null && now.verso() != null;

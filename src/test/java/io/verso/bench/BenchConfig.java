@@ -15,7 +15,7 @@ import java.util.Set;
 record BenchConfig(int keys, int versions, int batch, long seed, String url, String pgUrl, String pgSchema,
                    String mariadbUrl, int keyReads, int tableReads, int diffReads, int diffSpan, int[] clients,
                    int concurrentBatches, int concurrentReads, int scaleDivisor, String out, String serviceOpts,
-                   String servicePid, String jar, Set<String> scenarios) {
+                   String servicePid, String jar, Set<String> scenarios, String bareUrl, String barePid) {
 
     /** The scenario groups {@code --scenarios=} may name; ingest always runs (the others read what it wrote). */
     static final List<String> SCENARIOS = List.of("reads", "writers", "keyreads", "scale", "replace");
@@ -52,7 +52,9 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
                 or(v.get("serviceOpts"), System.getenv().getOrDefault("BENCH_SERVICE_OPTS", "")),
                 or(v.get("servicePid"), ""),
                 or(v.get("jar"), ""),
-                scenarios(or(v.get("scenarios"), "all")));
+                scenarios(or(v.get("scenarios"), "all")),
+                or(v.get("bare"), ""),
+                or(v.get("barePid"), ""));
     }
 
     /** Whether a group of scenarios runs: all by default, else those named in {@code --scenarios=a,b}. */
