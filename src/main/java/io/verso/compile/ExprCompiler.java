@@ -27,6 +27,8 @@ public final class ExprCompiler {
     private final IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs;
     private final List<Object> params;
     private final QueryEmitter queries;
+    /** Guarded chains being written: only the outermost weighs what the chain compiles to. */
+    private int chainsOpen;
 
     public ExprCompiler(IdentityHashMap<Expr.ColumnRef, ResolvedRef> refs, List<Object> params) {
         this(refs, params, null);
@@ -403,6 +405,64 @@ public final class ExprCompiler {
      * its types and NULL handling are PostgreSQL's.
      */
     private void concatenation(SqlBuilder b, Expr chain) {
+        if (chainsOpen == 0 && emitted(chain) > SqlBuilder.MAX_CHARS) {
+            // Each node emits at least a character: refused as the builder would refuse it, before building any.
+            throw SqlBuilder.tooLarge();
+        }
+        chainsOpen++;
+        try {
+            guardedConcatenation(b, chain);
+        } finally {
+            chainsOpen--;
+        }
+    }
+
+    /**
+     * How many nodes {@code e} compiles to, counted in one walk of its tree: a guarded chain writes each of its
+     * terms twice (in its guard, then in itself) and {@code replace} its arguments four times, so chains nested
+     * in each other's terms double at each level. Saturates far below overflow.
+     */
+    private static long emitted(Expr e) {
+        long n;
+        if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT || concatCall(e)) {
+            n = 1;
+            for (Expr term : chainTerms(e)) {
+                n += 2 * emitted(term) + 1;
+            }
+        } else {
+            long copies = e instanceof Expr.FunctionCall f && f.args().size() == 3
+                    && Function.named(f.name().name()).orElse(null) == Function.REPLACE ? 4 : 1;
+            n = 1;
+            for (Expr child : io.verso.analyze.ReadAnalyzer.children(e)) {
+                n += copies * emitted(child);
+            }
+        }
+        return Math.min(n, Long.MAX_VALUE / 16);
+    }
+
+    /** The terms of a {@code ||} chain or {@code concat(...)} call, nested chains flattened, in order. */
+    private static List<Expr> chainTerms(Expr chain) {
+        List<Expr> terms = new java.util.ArrayList<>();
+        java.util.ArrayDeque<Expr> pending = new java.util.ArrayDeque<>();
+        pending.push(chain);
+        while (!pending.isEmpty()) {
+            Expr e = pending.pop();
+            if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
+                pending.push(bin.right());
+                pending.push(bin.left());
+            } else if (concatCall(e)) {
+                List<Expr> args = ((Expr.FunctionCall) e).args();
+                for (int i = args.size() - 1; i >= 0; i--) {
+                    pending.push(args.get(i));
+                }
+            } else {
+                terms.add(e);
+            }
+        }
+        return terms;
+    }
+
+    private void guardedConcatenation(SqlBuilder b, Expr chain) {
         List<Expr> terms = new java.util.ArrayList<>();
         List<Integer> depths = new java.util.ArrayList<>();
         java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();

@@ -31,11 +31,16 @@ public final class SqlBuilder {
     public SqlBuilder sql(String fragment) {
         sql.append(fragment);
         if (sql.length() > MAX_CHARS) {
-            throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement compiles to more than " + MAX_CHARS
-                    + " characters of SQL (|| chains nested in each other's terms double it at each level); "
-                    + "simplify or split it");
+            throw tooLarge();
         }
         return this;
+    }
+
+    /** STATEMENT_TOO_LARGE: the statement would compile to more than {@link #MAX_CHARS} characters. */
+    static VersoException.UserError tooLarge() {
+        return VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement compiles to more than " + MAX_CHARS
+                + " characters of SQL (|| chains nested in each other's terms double it at each level); "
+                + "simplify or split it");
     }
 
     /** Appends an identifier, validated and double-quoted. */
