@@ -6,6 +6,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.catalog.ViewDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.Definitions;
 import io.verso.sql.ast.AsOf;
@@ -144,8 +145,7 @@ public final class ReadAnalyzer {
      */
     private List<String> query(Query query, Frame outer, Ctes ctes, AsOf inherited, int depth) {
         if (depth > MAX_DEPTH) {
-            throw VersoException.at(ErrorCode.NESTING_TOO_DEEP, "the read nests queries more than " + MAX_DEPTH
-                    + " levels deep", query.pos());
+            throw Refusals.readNestsTooDeep(MAX_DEPTH, query.pos());
         }
         AsOf asOf = query.asOf() != null ? query.asOf() : inherited;
         if (!query.with().isEmpty()) {
@@ -198,8 +198,7 @@ public final class ReadAnalyzer {
     private List<String> recursive(Query.Cte cte, Frame outer, Ctes seen, AsOf inherited, int depth) {
         Query body = cte.query();
         if (depth + 1 > MAX_DEPTH) {
-            throw VersoException.at(ErrorCode.NESTING_TOO_DEEP, "the read nests queries more than " + MAX_DEPTH
-                    + " levels deep", body.pos());
+            throw Refusals.readNestsTooDeep(MAX_DEPTH, body.pos());
         }
         if (!(body.body() instanceof Query.SetOp op) || op.kind() != Query.SetOpKind.UNION) {
             return query(body, outer, seen, inherited, depth + 1);
@@ -555,8 +554,7 @@ public final class ReadAnalyzer {
             // The body runs with the caller's privileges: a table in it the caller may not know of (or one
             // dropped since) makes the view unknown to the caller, word for word as a view that does not
             // exist, so that no view reveals the name of what it reads.
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + ref.name().name() + "'",
-                    ref.name().pos());
+            throw Refusals.unknownTable(ref.name().name(), ref.name().pos());
         } finally {
             viewDepth--;
         }
@@ -711,8 +709,7 @@ public final class ReadAnalyzer {
                     }
                 }
             }
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "'" + qualifier.name()
-                    + "' is not a table or alias of this query", qualifier.pos());
+            throw Refusals.notATableOrAlias(qualifier.name(), qualifier.pos());
         }
 
         List<String> starColumns() {
@@ -756,15 +753,13 @@ public final class ReadAnalyzer {
                 for (Entry e : f.entries) {
                     if (ref.qualifier().name().equals(e.alias)) {
                         if (!e.columns.contains(column)) {
-                            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + ref.qualifier()
-                                    + "." + column + "'", ref.pos());
+                            throw Refusals.unknownColumn(ref.qualifier() + "." + column, ref.pos());
                         }
                         return new Target(f, e, column);
                     }
                 }
             }
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "'" + ref.qualifier().name()
-                    + "' is not a table or alias of this query", ref.qualifier().pos());
+            throw Refusals.notATableOrAlias(ref.qualifier().name(), ref.qualifier().pos());
         }
         // A bare name in ORDER BY is a result column first, as in PostgreSQL.
         if (clause == Clause.ORDER_BY && frame.orderBy && frame.outputNames.contains(column)) {
@@ -784,7 +779,7 @@ public final class ReadAnalyzer {
                 return new Target(frame, null, column);
             }
         }
-        throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + column + "'", ref.pos());
+        throw Refusals.unknownColumn(column, ref.pos());
     }
 
     // ---- expressions ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import io.verso.derive.DerivedDef;
 import io.verso.derive.Deriver;
 import io.verso.compile.ExplainCompiler;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.plan.Plan;
 import io.verso.plan.PlanPrinter;
@@ -585,7 +586,7 @@ public class StatementEngine {
                     ? catalogSnapshot.find(n) : catalog.find(n)).orElse(null));
             if (table == null) {
                 tables.remove(name.name());
-                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
+                throw Refusals.unknownTable(name.name(), name.pos());
             }
             if (!upkeep) {
                 for (Privilege privilege : privileges) {
@@ -823,7 +824,7 @@ public class StatementEngine {
                 bound = plan.bound();
                 compiled = plan.query();
             } catch (StackOverflowError e) {
-                throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+                throw Refusals.statementNestsTooDeeply();
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, budget));
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);

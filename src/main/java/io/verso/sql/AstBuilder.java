@@ -2,6 +2,7 @@ package io.verso.sql;
 
 import io.verso.catalog.IndexScope;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Expr;
@@ -576,7 +577,7 @@ final class AstBuilder {
         try {
             return new AsOf.AtCommit(Long.parseLong(text), pos);
         } catch (NumberFormatException e) {
-            throw VersoException.at(ErrorCode.AS_OF_BEYOND_LATEST, "commit " + text + " is after the latest commit", pos);
+            throw Refusals.asOfBeyondLatest(text, pos);
         }
     }
 
