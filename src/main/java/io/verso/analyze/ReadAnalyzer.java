@@ -107,9 +107,8 @@ public final class ReadAnalyzer {
         if (expr instanceof Expr.FunctionCall f) {
             Function function = Function.resolve(f);
             if (function.aggregate || f.over() != null || function.kind == Function.Kind.WINDOW) {
-                throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, (f.over() != null
-                        || function.kind == Function.Kind.WINDOW ? "window function " : "aggregate ")
-                        + function.sqlName() + " is not allowed in " + clause, f.pos());
+                throw Refusals.misplaced(f.over() != null || function.kind == Function.Kind.WINDOW,
+                        function.sqlName(), clause, f.pos());
             }
         }
         children(expr).forEach(child -> refuseAggregates(child, clause));
@@ -225,9 +224,7 @@ public final class ReadAnalyzer {
             }
             List<String> step = body(op.right(), outer, seen, asOf, depth + 1);
             if (first.size() != step.size()) {
-                throw VersoException.at(ErrorCode.SET_OPERATION_MISMATCH, "each side of UNION must return the same "
-                        + "number of columns: " + first.size() + " on the left, " + step.size() + " on the right",
-                        op.pos());
+                throw Refusals.setOperationMismatch("UNION", first.size(), step.size(), op.pos());
             }
             outputs.put(body, first.size());
             return first;
@@ -247,9 +244,7 @@ public final class ReadAnalyzer {
         List<String> left = body(op.left(), outer, ctes, asOf, depth);
         List<String> right = body(op.right(), outer, ctes, asOf, depth);
         if (left.size() != right.size()) {
-            throw VersoException.at(ErrorCode.SET_OPERATION_MISMATCH, "each side of " + op.kind()
-                    + " must return the same number of columns: " + left.size() + " on the left, "
-                    + right.size() + " on the right", op.pos());
+            throw Refusals.setOperationMismatch(op.kind().name(), left.size(), right.size(), op.pos());
         }
         return left;
     }
@@ -349,8 +344,7 @@ public final class ReadAnalyzer {
                         for (String column : e.columns) {
                             if ((qualifier != null || !e.qualifiedOnly.contains(column))
                                     && !check.grouped(e, column)) {
-                                throw VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "column '" + column
-                                        + "' of * must appear in GROUP BY or be used in an aggregate", item.pos());
+                                throw Refusals.notGrouped(column, true, item.pos());
                             }
                         }
                     }
@@ -862,12 +856,10 @@ public final class ReadAnalyzer {
         }
         if (f.over() != null) {
             if (clause != Clause.SELECT && clause != Clause.ORDER_BY) {
-                throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, "window function " + function.sqlName()
-                        + " is not allowed in " + clauseName(clause), f.pos());
+                throw Refusals.misplaced(true, function.sqlName(), clauseName(clause), f.pos());
             }
         } else if (aggregate && clause != Clause.SELECT && clause != Clause.HAVING && clause != Clause.ORDER_BY) {
-            throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, "aggregate " + function.sqlName()
-                    + " is not allowed in " + clauseName(clause), f.pos());
+            throw Refusals.misplaced(false, function.sqlName(), clauseName(clause), f.pos());
         }
         // Arguments of an aggregate may not hold another aggregate; those of a window function may.
         Clause inner = aggregate && f.over() == null ? Clause.FILTER : clause;
@@ -884,8 +876,7 @@ public final class ReadAnalyzer {
         if (f.over() != null) {
             if (f.over().name() != null) {
                 if (!frame.windows.contains(f.over().name().name())) {
-                    throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown window '" + f.over().name() + "'",
-                            f.over().name().pos());
+                    throw Refusals.unknownWindow(f.over().name().name(), f.over().name().pos());
                 }
             } else {
                 windowSpec(f.over().spec(), frame);
@@ -895,8 +886,7 @@ public final class ReadAnalyzer {
 
     private void windowSpec(Query.WindowSpec spec, Frame frame) {
         if (spec.base() != null && !frame.windows.contains(spec.base().name())) {
-            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown window '" + spec.base() + "'",
-                    spec.base().pos());
+            throw Refusals.unknownWindow(spec.base().name(), spec.base().pos());
         }
         spec.partitionBy().forEach(e -> expr(e, frame, Clause.WINDOW));
         spec.orderBy().forEach(s -> expr(s.expr(), frame, Clause.WINDOW));
@@ -1057,9 +1047,8 @@ public final class ReadAnalyzer {
                             }
                         }
                     }
-                    throw VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "column '" + (ref.qualifier() == null ? ""
-                            : ref.qualifier().name() + ".") + ref.column().name()
-                            + "' must appear in GROUP BY or be used in an aggregate", ref.pos());
+                    throw Refusals.notGrouped((ref.qualifier() == null ? "" : ref.qualifier().name() + ".")
+                            + ref.column().name(), false, ref.pos());
                 }
                 return;
             }

@@ -259,8 +259,7 @@ public final class WriteAnalyzer {
             }
             for (String column : ordering) {
                 if (values.get(column) == null) {
-                    throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, where
-                            + " needs a value for ordering column '" + column + "'", tombstone.pos());
+                    throw Refusals.missingOrderingValue(where, column, tombstone.pos());
                 }
             }
             rows.add(new RowInput(values, positions, where));

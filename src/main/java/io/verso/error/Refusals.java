@@ -61,6 +61,11 @@ public final class Refusals {
         return "unknown column '" + column + "' in " + table;
     }
 
+    /** An OVER or a WINDOW naming a window the block's WINDOW clause does not define. */
+    public static VersoException.UserError unknownWindow(String name, Located at) {
+        return VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown window '" + name + "'", at);
+    }
+
     public static VersoException.UserError unknownGroup(String table, String group, Located at) {
         return VersoException.at(ErrorCode.UNKNOWN_GROUP, "table " + table + " has no attribute group '" + group + "'",
                 at);
@@ -95,6 +100,13 @@ public final class Refusals {
         return VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + name + "' already exists", at);
     }
 
+    // ---- Table definitions ------------------------------------------------------------------------
+
+    /** A CREATE TABLE with a PRIMARY KEY on a column and another, or two table constraints. */
+    public static VersoException.UserError primaryKeyTwice(Located at) {
+        return VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", at);
+    }
+
     // ---- Writes -----------------------------------------------------------------------------------
 
     /**
@@ -104,6 +116,22 @@ public final class Refusals {
     public static VersoException.UserError missingKeyValue(String where, String column, Located at) {
         return VersoException.at(ErrorCode.MISSING_KEY_VALUE, where + " gives no value for key column '" + column
                 + "'", at);
+    }
+
+    /** A tombstone without a value for an ordering column; {@code where} names it ({@code the tombstone of key 1}). */
+    public static VersoException.UserError missingOrderingValue(String where, String column, Located at) {
+        return VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, missingOrdering(where, column), at);
+    }
+
+    /** As {@link #missingOrderingValue(String, String, Located)}, with a hint at where the surface takes it. */
+    public static VersoException.UserError missingOrderingValue(String where, String column, String hint,
+                                                                Located at) {
+        return VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, missingOrdering(where, column) + " (" + hint + ")",
+                at);
+    }
+
+    private static String missingOrdering(String where, String column) {
+        return where + " needs a value for ordering column '" + column + "'";
     }
 
     /**
@@ -119,6 +147,15 @@ public final class Refusals {
     public static VersoException.UserError updateGivesNull(String column, String table, Located at) {
         return VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column + "' of " + table
                 + " is NOT NULL; the UPDATE gives it NULL", at);
+    }
+
+    /**
+     * A literal that is no value of {@code type}, the type PostgreSQL would read it as where it stands;
+     * {@code quoted} is the literal as the analyzer quotes values in messages.
+     */
+    public static VersoException.UserError notAValid(String quoted, String type, Located at) {
+        return VersoException.at(ErrorCode.INVALID_VALUE, quoted + " is not a valid " + type
+                + ", the type PostgreSQL reads it as here", at);
     }
 
     /** A write to one attribute group naming a column of another ({@code actual}). */
@@ -150,6 +187,24 @@ public final class Refusals {
         return "commit " + commit + " is after the latest commit";
     }
 
+
+    /** A column outside GROUP BY and aggregates in a grouped block, written out or as one of {@code *}'s. */
+    public static VersoException.UserError notGrouped(String column, boolean ofStar, Located at) {
+        return VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "column '" + column + "'" + (ofStar ? " of *" : "")
+                + " must appear in GROUP BY or be used in an aggregate", at);
+    }
+
+    /** A window function ({@code window}) or an aggregate in a clause that takes neither. */
+    public static VersoException.UserError misplaced(boolean window, String function, String clause, Located at) {
+        return VersoException.at(ErrorCode.AGGREGATE_MISPLACED, (window ? "window function " : "aggregate ") + function
+                + " is not allowed in " + clause, at);
+    }
+
+    /** The sides of UNION, INTERSECT or EXCEPT ({@code op}) return different numbers of columns. */
+    public static VersoException.UserError setOperationMismatch(String op, int left, int right, Located at) {
+        return VersoException.at(ErrorCode.SET_OPERATION_MISMATCH, "each side of " + op + " must return the same "
+                + "number of columns: " + left + " on the left, " + right + " on the right", at);
+    }
 
     /** {@code max} is the analyzer's limit of nested queries in one read. */
     public static VersoException.UserError readNestsTooDeep(int max, Located at) {

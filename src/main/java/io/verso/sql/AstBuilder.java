@@ -181,14 +181,14 @@ final class AstBuilder {
                 }
                 if (c.columnDefinition().columnConstraint().stream().anyMatch(k -> k instanceof PrimaryKeyConstraintContext)) {
                     if (keySeen) {
-                        throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));
+                        throw Refusals.primaryKeyTwice(pos(c));
                     }
                     keySeen = true;
                     primaryKey.add(ident(c.columnDefinition().identifier()));
                 }
             } else if (element instanceof PrimaryKeyElementContext c) {
                 if (keySeen) {
-                    throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));
+                    throw Refusals.primaryKeyTwice(pos(c));
                 }
                 keySeen = true;
                 primaryKey.addAll(identList(c.identifierList()));

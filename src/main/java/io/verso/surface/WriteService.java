@@ -284,9 +284,8 @@ public class WriteService {
                     values.add(assignment(ordering, defaults.get(ordering), "/at/" + RequestJson.token(ordering),
                             params));
                 } else {
-                    throw VersoException.pointing(ErrorCode.MISSING_ORDERING_VALUE, "the tombstone of key " + i
-                            + " needs a value for ordering column '" + ordering + "' (in the key or in \"at\")",
-                            pointer);
+                    throw Refusals.missingOrderingValue("the tombstone of key " + i, ordering,
+                            "in the key or in \"at\"", Pos.pointer(pointer));
                 }
             }
             tombstones.add(new Statement.Tombstone(values, Pos.pointer(at)));
