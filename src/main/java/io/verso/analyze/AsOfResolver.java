@@ -3,6 +3,7 @@ package io.verso.analyze;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Expr;
@@ -147,8 +148,7 @@ public final class AsOfResolver {
         }
         long commit = asOf instanceof AsOf.AtCommit c ? c.commit() : fromParameter((AsOf.AtParameter) asOf);
         if (commit > latestCommit) {
-            throw VersoException.at(ErrorCode.AS_OF_BEYOND_LATEST,
-                    "commit " + commit + " is after the latest commit " + latestCommit, asOf.pos());
+            throw Refusals.asOfBeyondLatest(String.valueOf(commit), latestCommit, asOf.pos());
         }
         return commit;
     }
@@ -200,8 +200,7 @@ public final class AsOfResolver {
                 throw VersoException.at(ErrorCode.AS_OF_NOT_INTEGER, "AS OF COMMIT parameter " + (p.index() + 1)
                         + " must be an integer, not " + written(number), p.pos());
             }
-            throw VersoException.at(ErrorCode.AS_OF_BEYOND_LATEST,
-                    "commit " + written(number) + " is after the latest commit " + latestCommit, p.pos());
+            throw Refusals.asOfBeyondLatest(written(number), latestCommit, p.pos());
         }
     }
 

@@ -3,6 +3,7 @@ package io.verso.analyze;
 import io.verso.catalog.CheckDef;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.Definitions;
 import io.verso.sql.ast.Expr;
@@ -134,8 +135,7 @@ public final class CheckConstraints {
 
     private static void refuseOthers(Expr expr, Set<String> own, TableDef table) {
         if (expr instanceof Expr.ColumnRef ref && ref.qualifier() == null && !own.contains(ref.column().name())) {
-            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + ref.column().name() + "' in "
-                    + table.name(), ref.pos());
+            throw Refusals.unknownColumn(ref.column().name(), table.name(), ref.pos());
         }
         ReadAnalyzer.children(expr).forEach(e -> refuseOthers(e, own, table));
     }

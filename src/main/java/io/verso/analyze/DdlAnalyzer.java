@@ -6,6 +6,7 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -37,8 +38,7 @@ public final class DdlAnalyzer {
         for (ColumnDefinition column : create.columns()) {
             checkName(column.name(), "column");
             if (columns.put(column.name().name(), column) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is defined twice",
-                        column.name().pos());
+                throw Refusals.definedTwice("column", column.name().name(), column.name().pos());
             }
         }
         TableMode mode = create.mode() != null ? TableMode.valueOf(create.mode().name())
@@ -63,7 +63,7 @@ public final class DdlAnalyzer {
         for (Ident key : create.primaryKey()) {
             requireColumn(columns, key, create.name());
             if (keyPosition.put(key.name(), keyPosition.size()) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + key + "' is in the key twice", key.pos());
+                throw Refusals.inKeyTwice(key.name(), key.pos());
             }
         }
 
@@ -79,8 +79,7 @@ public final class DdlAnalyzer {
                             "'default' names the table's default group and is reserved", group.name().pos());
                 }
                 if (!groupNames.add(group.name().name())) {
-                    throw VersoException.at(ErrorCode.DUPLICATE_NAME, "attribute group '" + group.name()
-                            + "' is defined twice", group.name().pos());
+                    throw Refusals.definedTwice("attribute group", group.name().name(), group.name().pos());
                 }
                 int id = groups.size();
                 for (Ident column : group.columns()) {
@@ -158,7 +157,7 @@ public final class DdlAnalyzer {
         for (Ident name : concat(ordering)) {
             ColumnDefinition column = columns.get(name.name());
             if (column == null) {
-                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + name + "'", name.pos());
+                throw Refusals.unknownColumn(name.name(), name.pos());
             }
             if (groupOf.getOrDefault(name.name(), 0) != groupId) {
                 throw VersoException.at(ErrorCode.ORDERING_COLUMN_OUTSIDE_GROUP, "ordering column '" + name
@@ -188,8 +187,7 @@ public final class DdlAnalyzer {
 
     private static void requireColumn(Map<String, ColumnDefinition> columns, Ident name, Ident table) {
         if (!columns.containsKey(name.name())) {
-            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + name + "' in table " + table,
-                    name.pos());
+            throw Refusals.unknownColumn(name.name(), table.name(), name.pos());
         }
     }
 

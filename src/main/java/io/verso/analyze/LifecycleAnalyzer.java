@@ -9,6 +9,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableDef.SystemPeriod;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -42,8 +43,7 @@ public final class LifecycleAnalyzer {
         refusePeriodColumn(table, definition.name(), true);
         DdlAnalyzer.checkName(definition.name(), "column");
         if (table.column(definition.name().name()).isPresent()) {
-            throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " already has a column '"
-                    + definition.name() + "'", definition.name().pos());
+            throw Refusals.columnExists(table.name(), definition.name().name(), definition.name().pos());
         }
         int groupId = 0;
         if (add.group() != null) {
@@ -51,8 +51,8 @@ public final class LifecycleAnalyzer {
                 throw VersoException.at(ErrorCode.ORDERING_ON_APPEND_TABLE,
                         "an APPEND table has no attribute groups", add.group().pos());
             }
-            groupId = table.group(add.group().name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_GROUP,
-                    "table " + table.name() + " has no attribute group '" + add.group() + "'", add.group().pos())).id();
+            groupId = table.group(add.group().name()).orElseThrow(() -> Refusals.unknownGroup(table.name(),
+                    add.group().name(), add.group().pos())).id();
         }
         boolean hasDefault = definition.defaultValue() != null
                 && definition.defaultValue().kind() != Expr.LiteralKind.NULL;
@@ -102,8 +102,7 @@ public final class LifecycleAnalyzer {
         String to = rename.to().name();
         DdlAnalyzer.checkName(rename.to(), "column");
         if (table.column(to).isPresent()) {
-            throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " already has a column '"
-                    + to + "'", rename.to().pos());
+            throw Refusals.columnExists(table.name(), to, rename.to().pos());
         }
         List<ColumnDef> columns = table.columns().stream().map(c -> c == column ? c.renamed(to) : c).toList();
         List<GroupDef> groups = table.groups().stream()
@@ -122,8 +121,7 @@ public final class LifecycleAnalyzer {
         DdlAnalyzer.checkName(rename.to(), "column");
         SystemPeriod period = table.period();
         if (table.column(to).isPresent() || period.names(to)) {
-            throw VersoException.at(ErrorCode.DUPLICATE_NAME, "table " + table.name() + " already has a column '"
-                    + to + "'", rename.to().pos());
+            throw Refusals.columnExists(table.name(), to, rename.to().pos());
         }
         boolean start = period.start().equals(rename.from().name());
         return table.withPeriod(new SystemPeriod(start ? to : period.start(), start ? period.end() : to, false,
@@ -152,8 +150,7 @@ public final class LifecycleAnalyzer {
     public static TableDef renameTable(Statement.RenameTable rename, TableDef table, boolean taken) {
         DdlAnalyzer.checkName(rename.to(), "table");
         if (taken) {
-            throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + rename.to() + "' already exists",
-                    rename.to().pos());
+            throw Refusals.tableExists(rename.to().name(), rename.to().pos());
         }
         return table.withName(rename.to().name());
     }
@@ -259,7 +256,7 @@ public final class LifecycleAnalyzer {
     }
 
     private static ColumnDef column(TableDef table, Ident name) {
-        return table.column(name.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_COLUMN,
-                "unknown column '" + name + "' in " + table.name(), name.pos()));
+        return table.column(name.name()).orElseThrow(() -> Refusals.unknownColumn(name.name(), table.name(),
+                name.pos()));
     }
 }

@@ -6,6 +6,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.catalog.ViewDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.Definitions;
 import io.verso.sql.ast.AsOf;
@@ -106,9 +107,8 @@ public final class ReadAnalyzer {
         if (expr instanceof Expr.FunctionCall f) {
             Function function = Function.resolve(f);
             if (function.aggregate || f.over() != null || function.kind == Function.Kind.WINDOW) {
-                throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, (f.over() != null
-                        || function.kind == Function.Kind.WINDOW ? "window function " : "aggregate ")
-                        + function.sqlName() + " is not allowed in " + clause, f.pos());
+                throw Refusals.misplaced(f.over() != null || function.kind == Function.Kind.WINDOW,
+                        function.sqlName(), clause, f.pos());
             }
         }
         children(expr).forEach(child -> refuseAggregates(child, clause));
@@ -144,8 +144,7 @@ public final class ReadAnalyzer {
      */
     private List<String> query(Query query, Frame outer, Ctes ctes, AsOf inherited, int depth) {
         if (depth > MAX_DEPTH) {
-            throw VersoException.at(ErrorCode.NESTING_TOO_DEEP, "the read nests queries more than " + MAX_DEPTH
-                    + " levels deep", query.pos());
+            throw Refusals.readNestsTooDeep(MAX_DEPTH, query.pos());
         }
         AsOf asOf = query.asOf() != null ? query.asOf() : inherited;
         if (!query.with().isEmpty()) {
@@ -198,8 +197,7 @@ public final class ReadAnalyzer {
     private List<String> recursive(Query.Cte cte, Frame outer, Ctes seen, AsOf inherited, int depth) {
         Query body = cte.query();
         if (depth + 1 > MAX_DEPTH) {
-            throw VersoException.at(ErrorCode.NESTING_TOO_DEEP, "the read nests queries more than " + MAX_DEPTH
-                    + " levels deep", body.pos());
+            throw Refusals.readNestsTooDeep(MAX_DEPTH, body.pos());
         }
         if (!(body.body() instanceof Query.SetOp op) || op.kind() != Query.SetOpKind.UNION) {
             return query(body, outer, seen, inherited, depth + 1);
@@ -226,9 +224,7 @@ public final class ReadAnalyzer {
             }
             List<String> step = body(op.right(), outer, seen, asOf, depth + 1);
             if (first.size() != step.size()) {
-                throw VersoException.at(ErrorCode.SET_OPERATION_MISMATCH, "each side of UNION must return the same "
-                        + "number of columns: " + first.size() + " on the left, " + step.size() + " on the right",
-                        op.pos());
+                throw Refusals.setOperationMismatch("UNION", first.size(), step.size(), op.pos());
             }
             outputs.put(body, first.size());
             return first;
@@ -248,9 +244,7 @@ public final class ReadAnalyzer {
         List<String> left = body(op.left(), outer, ctes, asOf, depth);
         List<String> right = body(op.right(), outer, ctes, asOf, depth);
         if (left.size() != right.size()) {
-            throw VersoException.at(ErrorCode.SET_OPERATION_MISMATCH, "each side of " + op.kind()
-                    + " must return the same number of columns: " + left.size() + " on the left, "
-                    + right.size() + " on the right", op.pos());
+            throw Refusals.setOperationMismatch(op.kind().name(), left.size(), right.size(), op.pos());
         }
         return left;
     }
@@ -350,8 +344,7 @@ public final class ReadAnalyzer {
                         for (String column : e.columns) {
                             if ((qualifier != null || !e.qualifiedOnly.contains(column))
                                     && !check.grouped(e, column)) {
-                                throw VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "column '" + column
-                                        + "' of * must appear in GROUP BY or be used in an aggregate", item.pos());
+                                throw Refusals.notGrouped(column, true, item.pos());
                             }
                         }
                     }
@@ -555,8 +548,7 @@ public final class ReadAnalyzer {
             // The body runs with the caller's privileges: a table in it the caller may not know of (or one
             // dropped since) makes the view unknown to the caller, word for word as a view that does not
             // exist, so that no view reveals the name of what it reads.
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + ref.name().name() + "'",
-                    ref.name().pos());
+            throw Refusals.unknownTable(ref.name().name(), ref.name().pos());
         } finally {
             viewDepth--;
         }
@@ -711,8 +703,7 @@ public final class ReadAnalyzer {
                     }
                 }
             }
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "'" + qualifier.name()
-                    + "' is not a table or alias of this query", qualifier.pos());
+            throw Refusals.notATableOrAlias(qualifier.name(), qualifier.pos());
         }
 
         List<String> starColumns() {
@@ -756,15 +747,13 @@ public final class ReadAnalyzer {
                 for (Entry e : f.entries) {
                     if (ref.qualifier().name().equals(e.alias)) {
                         if (!e.columns.contains(column)) {
-                            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + ref.qualifier()
-                                    + "." + column + "'", ref.pos());
+                            throw Refusals.unknownColumn(ref.qualifier() + "." + column, ref.pos());
                         }
                         return new Target(f, e, column);
                     }
                 }
             }
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "'" + ref.qualifier().name()
-                    + "' is not a table or alias of this query", ref.qualifier().pos());
+            throw Refusals.notATableOrAlias(ref.qualifier().name(), ref.qualifier().pos());
         }
         // A bare name in ORDER BY is a result column first, as in PostgreSQL.
         if (clause == Clause.ORDER_BY && frame.orderBy && frame.outputNames.contains(column)) {
@@ -784,7 +773,7 @@ public final class ReadAnalyzer {
                 return new Target(frame, null, column);
             }
         }
-        throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + column + "'", ref.pos());
+        throw Refusals.unknownColumn(column, ref.pos());
     }
 
     // ---- expressions ---------------------------------------------------------------------------
@@ -867,12 +856,10 @@ public final class ReadAnalyzer {
         }
         if (f.over() != null) {
             if (clause != Clause.SELECT && clause != Clause.ORDER_BY) {
-                throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, "window function " + function.sqlName()
-                        + " is not allowed in " + clauseName(clause), f.pos());
+                throw Refusals.misplaced(true, function.sqlName(), clauseName(clause), f.pos());
             }
         } else if (aggregate && clause != Clause.SELECT && clause != Clause.HAVING && clause != Clause.ORDER_BY) {
-            throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, "aggregate " + function.sqlName()
-                    + " is not allowed in " + clauseName(clause), f.pos());
+            throw Refusals.misplaced(false, function.sqlName(), clauseName(clause), f.pos());
         }
         // Arguments of an aggregate may not hold another aggregate; those of a window function may.
         Clause inner = aggregate && f.over() == null ? Clause.FILTER : clause;
@@ -889,8 +876,7 @@ public final class ReadAnalyzer {
         if (f.over() != null) {
             if (f.over().name() != null) {
                 if (!frame.windows.contains(f.over().name().name())) {
-                    throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown window '" + f.over().name() + "'",
-                            f.over().name().pos());
+                    throw Refusals.unknownWindow(f.over().name().name(), f.over().name().pos());
                 }
             } else {
                 windowSpec(f.over().spec(), frame);
@@ -900,8 +886,7 @@ public final class ReadAnalyzer {
 
     private void windowSpec(Query.WindowSpec spec, Frame frame) {
         if (spec.base() != null && !frame.windows.contains(spec.base().name())) {
-            throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown window '" + spec.base() + "'",
-                    spec.base().pos());
+            throw Refusals.unknownWindow(spec.base().name(), spec.base().pos());
         }
         spec.partitionBy().forEach(e -> expr(e, frame, Clause.WINDOW));
         spec.orderBy().forEach(s -> expr(s.expr(), frame, Clause.WINDOW));
@@ -1062,9 +1047,8 @@ public final class ReadAnalyzer {
                             }
                         }
                     }
-                    throw VersoException.at(ErrorCode.COLUMN_NOT_GROUPED, "column '" + (ref.qualifier() == null ? ""
-                            : ref.qualifier().name() + ".") + ref.column().name()
-                            + "' must appear in GROUP BY or be used in an aggregate", ref.pos());
+                    throw Refusals.notGrouped((ref.qualifier() == null ? "" : ref.qualifier().name() + ".")
+                            + ref.column().name(), false, ref.pos());
                 }
                 return;
             }

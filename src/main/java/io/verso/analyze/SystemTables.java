@@ -7,6 +7,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableDef.SystemPeriod;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -47,8 +48,7 @@ public final class SystemTables {
         for (ColumnDefinition column : create.columns()) {
             DdlAnalyzer.checkName(column.name(), "column");
             if (columns.put(column.name().name(), column) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is defined twice",
-                        column.name().pos());
+                throw Refusals.definedTwice("column", column.name().name(), column.name().pos());
             }
             if (column.rowBound() == Statement.RowBound.START) {
                 start = requireOnce(start, column, "ROW START");
@@ -89,11 +89,10 @@ public final class SystemTables {
         for (Ident key : create.primaryKey()) {
             refusePeriod(period, key);
             if (!columns.containsKey(key.name())) {
-                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + key + "' in table "
-                        + create.name(), key.pos());
+                throw Refusals.unknownColumn(key.name(), create.name().name(), key.pos());
             }
             if (keyPosition.put(key.name(), keyPosition.size()) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + key + "' is in the key twice", key.pos());
+                throw Refusals.inKeyTwice(key.name(), key.pos());
             }
         }
         List<ColumnDef> defs = new ArrayList<>();
@@ -116,8 +115,7 @@ public final class SystemTables {
             for (Ident c : set) {
                 refusePeriod(period, c);
                 if (!physical.containsKey(c.name())) {
-                    throw VersoException.at(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + c + "' in table "
-                            + create.name(), c.pos());
+                    throw Refusals.unknownColumn(c.name(), create.name().name(), c.pos());
                 }
                 names.add(physical.get(c.name()));
             }
@@ -271,8 +269,7 @@ public final class SystemTables {
                         ? Values.toStoredText(column, value, row.positions().get(column.name()), row.where())
                         : value.toString();
                 if (values[i] == null && column.notNull()) {
-                    throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
-                            + table.name() + " is NOT NULL; " + row.where() + " gives it no value",
+                    throw Refusals.notNull(column.name(), given, row.where(),
                             row.positions().getOrDefault(column.name(), insert.pos()));
                 }
             }
@@ -303,18 +300,15 @@ public final class SystemTables {
                 }
                 throw periodWrite(table, a.column());
             }
-            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                    a.column().pos()));
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> Refusals.unknownColumn(
+                    a.column().name(), table.name(), a.column().pos()));
             Expr value = WriteAnalyzer.assignedValue(table, column, a.value());
             if (assigned.put(column.name(), value) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is assigned twice",
-                        a.column().pos());
+                throw Refusals.assignedTwice(column.name(), a.column().pos());
             }
             if ((column.notNull() || column.isKey()) && value instanceof Expr.Literal lit
                     && lit.kind() == Expr.LiteralKind.NULL) {
-                throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' of "
-                        + table.name() + " is NOT NULL; the UPDATE gives it NULL", lit.pos());
+                throw Refusals.updateGivesNull(column.name(), table.name(), lit.pos());
             }
         }
         return assigned;

@@ -4,6 +4,7 @@ import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.catalog.ColumnType.Base;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Query;
@@ -334,8 +335,7 @@ final class TypeRules {
         } else if (type.base() == Base.BOOLEAN && !isBoolean(lit.text())
                 || type.base() == Base.UUID && !isUuid(lit.text())
                 || TIMES.contains(type.base()) && !mayBeTime(lit.text())) {
-            throw VersoException.at(ErrorCode.INVALID_VALUE, Values.quoteForMessage(lit.text()) + " is not a valid "
-                    + type.display() + ", the type PostgreSQL reads it as here", lit.pos());
+            throw Refusals.notAValid(Values.quoteForMessage(lit.text()), type.display(), lit.pos());
         }
     }
 

@@ -3,6 +3,7 @@ package io.verso.analyze;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.ColumnType;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Pos;
@@ -163,8 +164,7 @@ public final class Values {
                 default -> throw new IllegalArgumentException("not a numeric type: " + type.display());
             }
         } catch (NumberFormatException | ArithmeticException e) {
-            throw VersoException.at(ErrorCode.INVALID_VALUE, quoteForMessage(text) + " is not a valid "
-                    + type.display() + ", the type PostgreSQL reads it as here", pos);
+            throw Refusals.notAValid(quoteForMessage(text), type.display(), pos);
         } catch (IllegalArgumentException e) {
             throw VersoException.at(ErrorCode.INVALID_VALUE, quoteForMessage(text) + " " + e.getMessage()
                     + " (read as " + type.display() + " here)", pos);

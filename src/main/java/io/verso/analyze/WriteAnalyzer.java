@@ -5,7 +5,9 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.error.ErrorCode;
+import io.verso.error.Located;
 import io.verso.error.Origin;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -143,17 +145,15 @@ public final class WriteAnalyzer {
                                             AsOfResolver asOf, int parameterCount) {
         Map<String, Expr> assigned = new LinkedHashMap<>();
         for (Statement.Assignment a : update.assignments()) {
-            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                    a.column().pos()));
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> Refusals.unknownColumn(
+                    a.column().name(), table.name(), a.column().pos()));
             if (column.isKey()) {
                 throw VersoException.at(ErrorCode.INVALID_ASSIGNMENT, "key column '" + column.name()
                         + "' cannot be updated: write the new key with UPSERT and DELETE the old one",
                         a.column().pos());
             }
             if (assigned.put(column.name(), assignedValue(table, column, a.value())) != null) {
-                throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name()
-                        + "' is assigned twice", a.column().pos());
+                throw Refusals.assignedTwice(column.name(), a.column().pos());
             }
         }
         List<GroupDef> groups = touchedGroups(table, assigned.keySet(), null);
@@ -189,9 +189,8 @@ public final class WriteAnalyzer {
         Map<String, Object> at = new LinkedHashMap<>();
         Map<String, Pos> atPositions = new LinkedHashMap<>();
         for (Statement.Assignment a : delete.at()) {
-            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                    a.column().pos()));
+            ColumnDef column = table.column(a.column().name()).orElseThrow(() -> Refusals.unknownColumn(
+                    a.column().name(), table.name(), a.column().pos()));
             if (!table.isOrderingColumn(column)) {
                 throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT takes the ordering columns of "
                         + table.name() + "; '" + column.name() + "' is not one", a.column().pos());
@@ -241,12 +240,10 @@ public final class WriteAnalyzer {
             Map<String, Object> values = new LinkedHashMap<>();
             Map<String, Pos> positions = new LinkedHashMap<>();
             for (Statement.Assignment a : tombstone.values()) {
-                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> VersoException.at(
-                        ErrorCode.UNKNOWN_COLUMN, "unknown column '" + a.column() + "' in " + table.name(),
-                        a.column().pos()));
+                ColumnDef column = table.column(a.column().name()).orElseThrow(() -> Refusals.unknownColumn(
+                        a.column().name(), table.name(), a.column().pos()));
                 if (!column.isKey() && !ordering.contains(column.name())) {
-                    throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "a delete takes the key and the ordering "
-                            + "columns of " + table.name() + "; '" + column.name() + "' is neither", a.column().pos());
+                    throw Refusals.notKeyOrOrdering(table.name(), column.name(), a.column().pos());
                 }
                 if (values.put(column.name(), Values.valueOf(a.value(), params)) != null) {
                     throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is given twice",
@@ -257,14 +254,12 @@ public final class WriteAnalyzer {
             String where = "the tombstone of key " + i;
             for (ColumnDef key : table.keyColumns()) {
                 if (values.get(key.name()) == null) {
-                    throw VersoException.at(ErrorCode.MISSING_KEY_VALUE, where + " gives no value for key column '"
-                            + key.name() + "'", tombstone.pos());
+                    throw Refusals.missingKeyValue(where, key.name(), tombstone.pos());
                 }
             }
             for (String column : ordering) {
                 if (values.get(column) == null) {
-                    throw VersoException.at(ErrorCode.MISSING_ORDERING_VALUE, where
-                            + " needs a value for ordering column '" + column + "'", tombstone.pos());
+                    throw Refusals.missingOrderingValue(where, column, tombstone.pos());
                 }
             }
             rows.add(new RowInput(values, positions, where));
@@ -280,8 +275,7 @@ public final class WriteAnalyzer {
         Set<String> seen = new HashSet<>();
         for (Ident column : named) {
             if (table.column(column.name()).isEmpty()) {
-                throw VersoException.at(ErrorCode.UNKNOWN_COLUMN,
-                        "unknown column '" + column.name() + "' in " + table.name(), column.pos());
+                throw Refusals.unknownColumn(column.name(), table.name(), column.pos());
             }
             if (!seen.add(column.name())) {
                 throw VersoException.at(ErrorCode.DUPLICATE_NAME, "column '" + column.name() + "' is named twice",
@@ -297,14 +291,12 @@ public final class WriteAnalyzer {
      */
     public static List<GroupDef> touchedGroups(TableDef table, Set<String> columns, Ident group) {
         if (group != null) {
-            GroupDef g = table.versionedGroup(group.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_GROUP,
-                    "table " + table.name() + " has no attribute group '" + group.name() + "'", group.pos()));
+            GroupDef g = table.versionedGroup(group.name()).orElseThrow(() -> Refusals.unknownGroup(table.name(),
+                    group.name(), group.pos()));
             for (String name : columns) {
                 ColumnDef column = table.column(name).orElseThrow();
                 if (!column.isKey() && column.groupId() != g.id()) {
-                    throw VersoException.at(ErrorCode.COLUMN_NOT_IN_GROUP, "column '" + name
-                            + "' is not in attribute group " + g.name() + " (it is in "
-                            + table.group(column.groupId()).name() + ")", group.pos());
+                    throw Refusals.columnNotInGroup(name, g.name(), table.group(column.groupId()).name(), group.pos());
                 }
             }
             return List.of(g);
@@ -428,14 +420,18 @@ public final class WriteAnalyzer {
                         + "' is NULL in " + where.get() + "; every write supplies it", pos, column);
             }
             if (column.notNull() && !tombstone) {
-                throw null_(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.name() + "' is NOT NULL"
-                        + (given ? "" : " and has no DEFAULT") + " but " + where.get() + " gives it no value", pos, column);
+                throw Refusals.notNull(column.name(), given, where.get(), refusedAt(pos, column));
             }
         }
         return text;
     }
 
     private static VersoException null_(ErrorCode code, String message, Pos pos, ColumnDef column) {
-        return pos != null ? VersoException.at(code, message, pos) : VersoException.pointing(code, message, column.name());
+        return VersoException.at(code, message, refusedAt(pos, column));
+    }
+
+    /** Where a value not given (or given without a position) is refused: at its column's name. */
+    private static Located refusedAt(Pos pos, ColumnDef column) {
+        return pos != null ? pos : new Origin.Pointer(column.name());
     }
 }

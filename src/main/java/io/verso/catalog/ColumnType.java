@@ -1,6 +1,7 @@
 package io.verso.catalog;
 
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.error.Located;
 import java.util.Locale;
@@ -77,7 +78,7 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
             case "timestamptz" -> Base.TIMESTAMPTZ;
             case "uuid" -> Base.UUID;
             case "jsonb" -> Base.JSONB;
-            default -> throw VersoException.at(ErrorCode.UNKNOWN_TYPE, "unknown type '" + spec.name() + "'", spec);
+            default -> throw Refusals.unknownType(spec.name(), spec);
         };
         Integer first = spec.first();
         Integer second = spec.second();

@@ -20,6 +20,7 @@ import io.verso.compile.DdlCompiler;
 import io.verso.compile.DerivedCompiler;
 import io.verso.compile.WriteCompiler;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.Definitions;
 import io.verso.sql.SqlParser;
@@ -143,8 +144,7 @@ public class Deriver {
         TableLookup lookup = new TableLookup() {
             @Override
             public TableDef table(Ident name) {
-                return catalog.find(name.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
-                        "unknown table '" + name.name() + "'", name.pos()));
+                return catalog.find(name.name()).orElseThrow(() -> Refusals.unknownTable(name.name(), name.pos()));
             }
 
             @Override
@@ -212,7 +212,7 @@ public class Deriver {
             // The catalog's own tables, whoever asks: a view among the sources is unknown here, and a query
             // over a view is recomputed anyway.
             bound = ReadAnalyzer.query(query, name -> catalog.find(name.name()).orElseThrow(() ->
-                    VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos())),
+                    Refusals.unknownTable(name.name(), name.pos())),
                     new io.verso.analyze.AsOfResolver(List.of(), Long.MAX_VALUE), 0);
         } catch (VersoException e) {
             return "recompute";
@@ -228,7 +228,7 @@ public class Deriver {
     public DerivedDef create(Statement.CreateDerived create, DeriveContext request) {
         String name = create.name().name();
         if (catalog.find(name).isPresent()) {
-            throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + name + "' already exists", create.name().pos());
+            throw Refusals.tableExists(name, create.name().pos());
         }
         DeterminismRules.check(create.text(), create.query().pos());
         if (SqlParser.parse(create.text()).parameterCount() > 0) {

@@ -5,6 +5,7 @@ import io.verso.catalog.Catalog;
 import io.verso.catalog.TableDef;
 import io.verso.engine.StatementResult.Column;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.security.AccessControl;
 import io.verso.security.Privilege;
@@ -67,8 +68,8 @@ final class AccessStatements {
             tableIds.add(null);
         } else {
             for (Ident name : g.tables()) {
-                TableDef table = catalog.find(name.name()).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
-                        "unknown table '" + name.name() + "'", name.pos()));
+                TableDef table = catalog.find(name.name()).orElseThrow(() -> Refusals.unknownTable(name.name(),
+                        name.pos()));
                 access.check(principal, table, Privilege.ADMIN, name.name(), name.pos());
                 tableIds.add(table.id());
             }

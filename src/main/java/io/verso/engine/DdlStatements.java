@@ -11,6 +11,7 @@ import io.verso.catalog.Views;
 import io.verso.compile.DdlCompiler;
 import io.verso.derive.Deriver;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.security.AccessControl;
 import io.verso.sql.SqlParser;
@@ -65,8 +66,7 @@ final class DdlStatements {
             if (create.ifNotExists()) {
                 return new StatementResult.Changed("CREATE TABLE", create.name().name(), false, null);
             }
-            throw VersoException.at(ErrorCode.TABLE_EXISTS, "table '" + create.name() + "' already exists",
-                    create.name().pos());
+            throw Refusals.tableExists(create.name().name(), create.name().pos());
         }
         refuseViewName(views, create.name());
         if (create.systemVersioning() != null) {
@@ -156,8 +156,7 @@ final class DdlStatements {
             if (drop.ifExists()) {
                 return new StatementResult.Changed("DROP TABLE", drop.name().name(), false, null);
             }
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + drop.name() + "'",
-                    drop.name().pos());
+            throw Refusals.unknownTable(drop.name().name(), drop.name().pos());
         }
         request.authorize(found.get(), drop.name());
         sql.update(DdlCompiler.dropTable(found.get()));

@@ -4,8 +4,7 @@ import io.verso.analyze.ReadAnalyzer;
 import io.verso.catalog.TableDef;
 import io.verso.compile.ExprCompiler;
 import io.verso.compile.SelectCompiler;
-import io.verso.error.ErrorCode;
-import io.verso.error.VersoException;
+import io.verso.error.Refusals;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
 import io.verso.sql.ast.Statement;
@@ -47,8 +46,7 @@ final class MatchedRows {
                     && pg.getServerErrorMessage() != null && pg.getServerErrorMessage().getColumn() != null) {
                 var column = table.columnByPhysical(pg.getServerErrorMessage().getColumn());
                 if (column.isPresent()) {
-                    throw VersoException.at(ErrorCode.NOT_NULL_VIOLATION, "column '" + column.get().name() + "' of "
-                            + table.name() + " is NOT NULL; the UPDATE gives it NULL", update.pos());
+                    throw Refusals.updateGivesNull(column.get().name(), table.name(), update.pos());
                 }
             }
             throw e;

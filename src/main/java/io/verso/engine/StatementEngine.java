@@ -19,6 +19,7 @@ import io.verso.derive.DerivedDef;
 import io.verso.derive.Deriver;
 import io.verso.compile.ExplainCompiler;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.plan.Plan;
 import io.verso.plan.PlanPrinter;
@@ -586,7 +587,7 @@ public class StatementEngine {
                     ? catalogSnapshot.find(n) : catalog.find(n)).orElse(null));
             if (table == null) {
                 tables.remove(name.name());
-                throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + name.name() + "'", name.pos());
+                throw Refusals.unknownTable(name.name(), name.pos());
             }
             if (!upkeep) {
                 for (Privilege privilege : privileges) {
@@ -797,7 +798,7 @@ public class StatementEngine {
                 bound = plan.bound();
                 compiled = plan.query();
             } catch (StackOverflowError e) {
-                throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+                throw Refusals.statementNestsTooDeeply();
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, budget));
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);

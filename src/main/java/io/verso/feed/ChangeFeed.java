@@ -7,6 +7,7 @@ import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.replica.ClientCommit;
 import io.verso.security.AccessControl;
@@ -114,8 +115,7 @@ public class ChangeFeed {
      * none (grants are cached).
      */
     public TableDef table(String tableName) {
-        return catalog.find(tableName).orElseThrow(() -> VersoException.at(ErrorCode.UNKNOWN_TABLE,
-                "unknown table '" + tableName + "'", Pos.pointer("table")));
+        return catalog.find(tableName).orElseThrow(() -> Refusals.unknownTable(tableName, Pos.pointer("table")));
     }
 
     /** Throws as {@link #authorize(String)} does, naming the table as {@code asked}, unless the caller may read it. */

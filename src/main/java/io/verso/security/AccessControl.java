@@ -2,6 +2,7 @@ package io.verso.security;
 
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Pos;
 import java.util.ArrayList;
@@ -108,7 +109,8 @@ public class AccessControl {
 
     /**
      * Throws unless {@code principal} holds {@code needed} on {@code table}: UNKNOWN_TABLE when it holds
-     * nothing there (the table is never confirmed to exist), FORBIDDEN naming the privilege otherwise.
+     * nothing there, in the words of a table that does not exist ({@link Refusals#unknownTable}), so the table
+     * is never confirmed to exist; FORBIDDEN naming the privilege otherwise.
      */
     public void check(VersoPrincipal principal, TableDef table, Privilege needed, String asked, Pos pos) {
         if (principal.admin()) {
@@ -119,7 +121,7 @@ public class AccessControl {
             return;
         }
         if (!grants.any(table.id())) {
-            throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown table '" + asked + "'", pos);
+            throw Refusals.unknownTable(asked, pos);
         }
         throw VersoException.at(ErrorCode.FORBIDDEN, "permission " + needed + " on table " + table.name()
                 + " is missing" + who(principal), pos);

@@ -2,6 +2,7 @@ package io.verso.sql;
 
 import io.verso.catalog.IndexScope;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.AsOf;
 import io.verso.sql.ast.Expr;
@@ -180,14 +181,14 @@ final class AstBuilder {
                 }
                 if (c.columnDefinition().columnConstraint().stream().anyMatch(k -> k instanceof PrimaryKeyConstraintContext)) {
                     if (keySeen) {
-                        throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));
+                        throw Refusals.primaryKeyTwice(pos(c));
                     }
                     keySeen = true;
                     primaryKey.add(ident(c.columnDefinition().identifier()));
                 }
             } else if (element instanceof PrimaryKeyElementContext c) {
                 if (keySeen) {
-                    throw VersoException.at(ErrorCode.INVALID_DEFINITION, "PRIMARY KEY is declared twice", pos(c));
+                    throw Refusals.primaryKeyTwice(pos(c));
                 }
                 keySeen = true;
                 primaryKey.addAll(identList(c.identifierList()));
@@ -576,7 +577,7 @@ final class AstBuilder {
         try {
             return new AsOf.AtCommit(Long.parseLong(text), pos);
         } catch (NumberFormatException e) {
-            throw VersoException.at(ErrorCode.AS_OF_BEYOND_LATEST, "commit " + text + " is after the latest commit", pos);
+            throw Refusals.asOfBeyondLatest(text, pos);
         }
     }
 

@@ -2,6 +2,7 @@ package io.verso.sql;
 
 import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Statement;
 import io.verso.sql.parser.VersoSqlLexer;
@@ -61,7 +62,7 @@ public final class SqlParser {
         try {
             statements = tree.statement().stream().map(builder::statement).toList();
         } catch (StackOverflowError e) {
-            throw VersoException.user(ErrorCode.STATEMENT_TOO_LARGE, "the statement nests too deeply");
+            throw Refusals.statementNestsTooDeeply();
         }
         return new Script(statements, builder.parameterCount());
     }

@@ -3,6 +3,7 @@ package io.verso.surface;
 import io.verso.catalog.ColumnDef;
 import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Pos;
 import java.util.ArrayList;
@@ -40,8 +41,8 @@ final class Filters {
         int second = filter.indexOf(':', first + 1);
         String op = second < 0 ? filter.substring(first + 1) : filter.substring(first + 1, second);
         String value = second < 0 ? null : filter.substring(second + 1);
-        ColumnDef column = table.column(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_COLUMN,
-                "unknown column '" + name + "' in " + table.name(), pointer));
+        ColumnDef column = table.column(name).orElseThrow(() -> Refusals.unknownColumn(name, table.name(),
+                Pos.pointer(pointer)));
         Filter.Op kind = Filter.Op.named(op).orElseThrow(() -> bad(pointer, "unknown filter operator '"
                 + Commits.shorten(op) + "': use " + Filter.Op.words()));
         if (!kind.appliesTo(column.type().base())) {

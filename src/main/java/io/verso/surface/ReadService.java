@@ -9,6 +9,7 @@ import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
@@ -203,12 +204,10 @@ public class ReadService {
                 descending = item.endsWith(":desc");
             }
             String columnName = name;
-            ColumnDef column = table.column(columnName).orElseThrow(() -> VersoException.pointing(
-                    ErrorCode.UNKNOWN_COLUMN, "unknown column '" + columnName + "' in " + table.name()
-                            + " (order is column or column:desc)", pointer));
+            ColumnDef column = table.column(columnName).orElseThrow(() -> Refusals.unknownColumn(columnName,
+                    table.name(), "order is column or column:desc", Pos.pointer(pointer)));
             if (sorts.stream().anyMatch(s -> s.column().name().equals(columnName))) {
-                throw VersoException.pointing(ErrorCode.INVALID_PARAMETER, "column '" + columnName
-                        + "' is ordered by twice", pointer);
+                throw Refusals.orderedTwice(columnName, Pos.pointer(pointer));
             }
             sorts.add(new ReadBuilder.Sort(column, descending, null));
         }
@@ -229,8 +228,8 @@ public class ReadService {
         TableDef table = keyedTable(tableName);
         GroupDef group = null;
         if (groupName != null && !groupName.isEmpty()) {
-            group = table.versionedGroup(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
-                    "table " + table.name() + " has no attribute group '" + groupName + "'", "group"));
+            group = table.versionedGroup(groupName).orElseThrow(() -> Refusals.unknownGroup(table.name(), groupName,
+                    Pos.pointer("group")));
         }
         ReadBuilder b = new ReadBuilder();
         Expr where = whereKey(b, table, key);

@@ -9,7 +9,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
-import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -77,8 +77,7 @@ public class TableService {
 
     /** The table of a path parameter, or UNKNOWN_TABLE (404) pointing at it. */
     static TableDef table(Catalog catalog, String name) {
-        return catalog.findLatest(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_TABLE,
-                "unknown table '" + name + "'", "table"));
+        return catalog.findLatest(name).orElseThrow(() -> Refusals.unknownTable(name, Pos.pointer("table")));
     }
 
     static TableDescription describe(TableDef table, long readCommit) {
@@ -191,8 +190,7 @@ public class TableService {
     static ColumnType type(String text, String pointer) {
         Matcher m = TYPE.matcher(text);
         if (!m.matches()) {
-            throw VersoException.pointing(ErrorCode.UNKNOWN_TYPE, "unknown type '" + Commits.shorten(text) + "'",
-                    pointer);
+            throw Refusals.unknownType(Commits.shorten(text), Pos.pointer(pointer));
         }
         String name = m.group(1).toLowerCase(Locale.ROOT).replaceAll("\\s+", " ");
         name = switch (name) {

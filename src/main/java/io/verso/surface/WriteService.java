@@ -8,6 +8,7 @@ import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
@@ -52,8 +53,8 @@ public class WriteService {
                 throw VersoException.pointing(ErrorCode.UNSUPPORTED_FOR_MODE, "table " + table.name()
                         + " is an APPEND table and has no attribute groups", "/group");
             }
-            group = table.versionedGroup(groupName).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_GROUP,
-                    "table " + table.name() + " has no attribute group '" + groupName + "'", "/group"));
+            group = table.versionedGroup(groupName).orElseThrow(() -> Refusals.unknownGroup(table.name(), groupName,
+                    Pos.pointer("/group")));
         }
         boolean insert = !table.mode().keyed() || insertOnly;
 
@@ -113,13 +114,12 @@ public class WriteService {
                 // The field's pointer is built only to refuse it.
                 ColumnDef column = row.columns[f];
                 if (column == null) {
-                    throw VersoException.pointing(ErrorCode.UNKNOWN_COLUMN, "unknown column '" + name + "' in "
-                            + table.name(), field(index, name));
+                    throw Refusals.unknownColumn(name, table.name(), Pos.pointer(field(index, name)));
                 }
                 if (!column.isKey() && table.mode().keyed()) {
                     if (group != null && column.groupId() != group.id()) {
-                        throw VersoException.pointing(ErrorCode.COLUMN_NOT_IN_GROUP, "column '" + name
-                                + "' is not in attribute group " + group.name(), field(index, name));
+                        throw Refusals.columnNotInGroup(name, group.name(), table.group(column.groupId()).name(),
+                                Pos.pointer(field(index, name)));
                     }
                     touched.add(column.groupId());
                 }
@@ -158,8 +158,7 @@ public class WriteService {
                     GroupDef g = groups.get(k);
                     String column = required.get(k);
                     throw g == null
-                            ? VersoException.pointing(ErrorCode.MISSING_KEY_VALUE, "row " + index
-                                    + " gives no value for key column '" + column + "'", field(index, column))
+                            ? Refusals.missingKeyValue("row " + index, column, Pos.pointer(field(index, column)))
                             : VersoException.pointing(ErrorCode.MISSING_ORDERING_VALUE, "row " + index + " writes "
                                     + (g.id() == 0 ? "the default group" : "attribute group " + g.name())
                                     + " and must give its ordering column '" + column + "'", field(index, column));
@@ -271,8 +270,7 @@ public class WriteService {
                 String pointer = at + "/" + RequestJson.token(column.name());
                 JsonNode value = key.get(column.name());
                 if (value == null || value.isNull()) {
-                    throw VersoException.pointing(ErrorCode.MISSING_KEY_VALUE, "key " + i
-                            + " gives no value for key column '" + column.name() + "'", pointer);
+                    throw Refusals.missingKeyValue("key " + i, column.name(), Pos.pointer(pointer));
                 }
                 values.add(assignment(column.name(), JsonForms.param(column, value, pointer), pointer, params));
             }
@@ -286,9 +284,8 @@ public class WriteService {
                     values.add(assignment(ordering, defaults.get(ordering), "/at/" + RequestJson.token(ordering),
                             params));
                 } else {
-                    throw VersoException.pointing(ErrorCode.MISSING_ORDERING_VALUE, "the tombstone of key " + i
-                            + " needs a value for ordering column '" + ordering + "' (in the key or in \"at\")",
-                            pointer);
+                    throw Refusals.missingOrderingValue("the tombstone of key " + i, ordering,
+                            "in the key or in \"at\"", Pos.pointer(pointer));
                 }
             }
             tombstones.add(new Statement.Tombstone(values, Pos.pointer(at)));
@@ -309,11 +306,10 @@ public class WriteService {
     }
 
     private static ColumnDef orderingColumn(TableDef table, String name, String pointer) {
-        ColumnDef column = table.column(name).orElseThrow(() -> VersoException.pointing(ErrorCode.UNKNOWN_COLUMN,
-                "unknown column '" + name + "' in " + table.name(), pointer));
+        ColumnDef column = table.column(name).orElseThrow(() -> Refusals.unknownColumn(name, table.name(),
+                Pos.pointer(pointer)));
         if (!table.isOrderingColumn(column)) {
-            throw VersoException.pointing(ErrorCode.INVALID_AT_CLAUSE, "a delete takes the key and the ordering "
-                    + "columns of " + table.name() + "; '" + name + "' is neither", pointer);
+            throw Refusals.notKeyOrOrdering(table.name(), name, Pos.pointer(pointer));
         }
         return column;
     }

@@ -312,6 +312,93 @@ class CrossSurfaceTests extends IntegrationTest {
                 .isEqualTo("INVALID_PARAMETER");
         assertThat(graphqlCode("{ " + t + "(orderBy: [{column: qty}, {column: qty, direction: DESC}]) { nodes { k } } }"))
                 .isEqualTo("INVALID_PARAMETER");
+        // In the same words.
+        assertThat(restDetail(given().port(port).get("/v1/tables/" + t + "/rows?order=qty&order=qty:desc"), 400,
+                "INVALID_PARAMETER")).isEqualTo("column 'qty' is ordered by twice");
+        assertThat(graphqlError("{ " + t + "(orderBy: [{column: qty}, {column: qty, direction: DESC}]) { nodes { k } } }")
+                .path("message").asString()).isEqualTo("column 'qty' is ordered by twice");
+    }
+
+    /**
+     * A table that does not exist reads word for word the same whichever surface, statement or stage
+     * finds it missing. (GraphQL has no field for it: its document is refused while it is validated.)
+     */
+    @Test
+    void anUnknownTableReadsTheSameEverywhere() {
+        String missing = table("xnone");
+        String words = "unknown table '" + missing + "'";
+        for (String statement : List.of("SELECT * FROM " + missing, "SELECT * FROM " + t + " JOIN " + missing
+                + " ON true", "UPSERT INTO " + missing + " VALUES (1)", "DELETE FROM " + missing + " WHERE k = 1",
+                "DROP TABLE " + missing, "GRANT SELECT ON TABLE " + missing + " TO someone",
+                "CREATE DERIVED TABLE " + table("xnd") + " AS SELECT * FROM " + missing)) {
+            assertThat(sql.fails(404, "UNKNOWN_TABLE", statement).path("detail").asString()).as(statement)
+                    .isEqualTo(words);
+        }
+        for (String path : List.of("/v1/tables/" + missing, "/v1/tables/" + missing + "/rows",
+                "/v1/tables/" + missing + "/row?key=1", "/v1/tables/" + missing + "/changes?after=0")) {
+            assertThat(restDetail(given().port(port).get(path), 404, "UNKNOWN_TABLE")).as(path).isEqualTo(words);
+        }
+        assertThat(restDetail(given().port(port).contentType("application/json").body("{\"rows\": [{\"k\": 1}]}")
+                .post("/v1/tables/" + missing + "/rows"), 404, "UNKNOWN_TABLE")).isEqualTo(words);
+    }
+
+    /** A column a table does not have, named where the statement or request names that one table. */
+    @Test
+    void anUnknownColumnOfATableReadsTheSameEverywhere() {
+        String words = "unknown column 'nope' in " + t;
+        for (String statement : List.of("UPSERT INTO " + t + " (k, nope, ix) VALUES (9, 1, 1)",
+                "UPDATE " + t + " SET nope = 1 WHERE k = 1", "DELETE FROM " + t + " WHERE k = 1 AT (nope = 1)",
+                "ALTER TABLE " + t + " DROP COLUMN nope")) {
+            assertThat(sql.fails(400, "UNKNOWN_COLUMN", statement).path("detail").asString()).as(statement)
+                    .isEqualTo(words);
+        }
+        String created = table("xc");
+        assertThat(sql.fails(400, "UNKNOWN_COLUMN", "CREATE TABLE " + created + " (k INT, PRIMARY KEY (nope))")
+                .path("detail").asString()).isEqualTo("unknown column 'nope' in " + created);
+        assertThat(restDetail(given().port(port).contentType("application/json")
+                .body("{\"rows\": [{\"k\": 9, \"nope\": 1, \"ix\": 1}]}").post("/v1/tables/" + t + "/rows"), 400,
+                "UNKNOWN_COLUMN")).isEqualTo(words);
+        assertThat(restDetail(given().port(port).queryParam("filter", "nope:eq:1").get("/v1/tables/" + t + "/rows"),
+                400, "UNKNOWN_COLUMN")).isEqualTo(words);
+        assertThat(restDetail(given().port(port).contentType("application/json")
+                .body("{\"keys\": [{\"k\": 1, \"nope\": 1}]}").post("/v1/tables/" + t + "/rows/delete"), 400,
+                "UNKNOWN_COLUMN")).isEqualTo(words);
+        // A read's columns are those of every relation in scope: it names none.
+        assertThat(sql.fails(400, "UNKNOWN_COLUMN", "SELECT nope FROM " + t).path("detail").asString())
+                .isEqualTo("unknown column 'nope'");
+    }
+
+    /**
+     * A NOT NULL column a written row gives no value reads the same for every mode of table and on every
+     * surface, each naming the row as it counts rows.
+     */
+    @Test
+    void aNotNullColumnWithoutAValueReadsTheSameEverywhere() {
+        String keyed = table("xn");
+        String system = table("xns");
+        sql.write("CREATE TABLE " + keyed + " (k INT PRIMARY KEY, v TEXT NOT NULL) UPSERT");
+        sql.write("CREATE TABLE " + system + " (k INT PRIMARY KEY, v TEXT NOT NULL) WITH SYSTEM VERSIONING");
+        for (String table : List.of(keyed, system)) {
+            String verb = table.equals(keyed) ? "UPSERT" : "INSERT";
+            assertThat(sql.fails(400, "NOT_NULL_VIOLATION", verb + " INTO " + table + " (k) VALUES (1)")
+                    .path("detail").asString()).as(table)
+                    .isEqualTo("column 'v' is NOT NULL and has no DEFAULT but row 1 gives it no value");
+            assertThat(sql.fails(400, "NOT_NULL_VIOLATION", verb + " INTO " + table + " VALUES (1, NULL)")
+                    .path("detail").asString()).as(table).isEqualTo("column 'v' is NOT NULL but row 1 gives it no value");
+            assertThat(restDetail(given().port(port).contentType("application/json").body("{\"rows\": [{\"k\": 1}]}")
+                    .post("/v1/tables/" + table + "/rows"), 400, "NOT_NULL_VIOLATION")).as(table)
+                    .isEqualTo("column 'v' is NOT NULL and has no DEFAULT but row /rows/0 gives it no value");
+        }
+        JsonNode viaGraphql = graphqlError("mutation { upsert_" + keyed + "(rows: [{k: 1, v: null}]) { commit } }");
+        assertThat(viaGraphql.path("message").asString()).as(viaGraphql.toString())
+                .isEqualTo("column 'v' is NOT NULL but row rows[0] gives it no value");
+    }
+
+    private static String restDetail(io.restassured.response.Response response, int status, String code) {
+        assertThat(response.statusCode()).as(response.asString()).isEqualTo(status);
+        JsonNode problem = SqlClient.JSON.readTree(response.asString());
+        assertThat(problem.path("code").asString()).as(response.asString()).isEqualTo(code);
+        return problem.path("detail").asString();
     }
 
     @Test

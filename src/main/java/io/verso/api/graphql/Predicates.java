@@ -3,6 +3,7 @@ package io.verso.api.graphql;
 import io.verso.catalog.ColumnDef;
 import io.verso.error.ErrorCode;
 import io.verso.error.Origin;
+import io.verso.error.Refusals;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Pos;
 import io.verso.surface.Filter;
@@ -90,8 +91,7 @@ final class Predicates {
             String name = (String) item.get("column");
             if (sorts.stream().anyMatch(s -> s.column().name().equals(name))) {
                 // As REST refuses it: the same input gets the same code on every surface.
-                throw VersoException.argument(ErrorCode.INVALID_PARAMETER, "column '" + name + "' is ordered by twice",
-                        "orderBy[" + i + "]");
+                throw Refusals.orderedTwice(name, new Origin.Argument("orderBy[" + i + "]"));
             }
             Object nulls = item.get("nulls");
             sorts.add(new ReadBuilder.Sort(column(table, name), "DESC".equals(item.get("direction")),

@@ -108,7 +108,7 @@ class WriteBodyReadingTests extends IntegrationTest {
                 "UNKNOWN_COLUMN", "/rows/1/colour", "unknown column 'colour' in " + t);
         refused("{\"group\": \"holding\", \"rows\": [{\"chain_id\": 1, \"address\": \"a\", \"token\": \"T\", \"note\": \"x\","
                 + " \"balance_index\": 1, \"balance_version\": 1}]}", "COLUMN_NOT_IN_GROUP", "/rows/0/note",
-                "column 'note' is not in attribute group holding");
+                "column 'note' is not in attribute group holding (it is in default)");
         refused("{\"rows\": [" + row("1", 1) + ", " + row("2", "[2]") + "]}", "INVALID_VALUE", "/rows/1/balance_index",
                 "value for column balance_index (BIGINT) must be a string of digits (or a JSON number), not a JSON array");
         refused("{\"rows\": [" + row("1", 1) + ", " + row("2", "2.5") + "]}", "INVALID_VALUE", "/rows/1/balance_index",
