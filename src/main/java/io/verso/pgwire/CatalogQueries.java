@@ -189,7 +189,7 @@ final class CatalogQueries {
 
     /** Whether {@code sql} is a catalog query answered here. */
     static boolean recognizes(String sql) {
-        return query(sql).isPresent() || informationSchema(sql).isPresent();
+        return query(sql).isPresent();
     }
 
     /** The answer to {@code sql} with parameter values {@code values} ($1 first), if it is one answered here. */
@@ -197,9 +197,7 @@ final class CatalogQueries {
             throws StatementRequests.Failed {
         Optional<Query> query = query(sql);
         if (query.isEmpty()) {
-            Optional<CatalogSelect> select = informationSchema(sql);
-            return select.isEmpty() ? Optional.empty()
-                    : Optional.of(select.get().run(new InformationSchema(catalog), values, catalog.database()));
+            return Optional.empty();
         }
         String q = normalised(sql);
         Query kind = query.get();
@@ -235,12 +233,6 @@ final class CatalogQueries {
     private static Optional<Query> query(String sql) {
         // Every query answered here reads pg_catalog; the test spares normalising every other text.
         return sql.contains("pg_catalog") ? Query.of(normalised(sql)) : Optional.empty();
-    }
-
-    /** A SELECT over a relation of information_schema, read by {@link CatalogSelect}. */
-    private static Optional<CatalogSelect> informationSchema(String sql) {
-        return sql.toLowerCase(java.util.Locale.ROOT).contains(InformationSchema.SCHEMA)
-                ? CatalogSelect.parse(sql, InformationSchema.SCHEMA) : Optional.empty();
     }
 
     /** The text with each run of whitespace as one space, without a final semicolon. */
