@@ -19,7 +19,8 @@ import java.util.regex.PatternSyntaxException;
  * caller may see ({@code SHOW TABLES}, then {@code DESCRIBE} of those, run for the connection's principal), in
  * schema {@code public}; a table the caller may not see answers no rows, as one that does not exist. Nothing of
  * the query's text is run: its patterns and parameters only filter those listings, and PostgreSQL's own catalog
- * of the storage tables is never read. Any other catalog query goes to the engine, which refuses it
+ * of the storage tables is never read. Any other catalog query goes to the engine like any statement: it
+ * answers information_schema's relations and pg_extension (analyze/SystemSchemas) and refuses the rest
  * (docs/pgwire.md).
  */
 final class CatalogQueries {
