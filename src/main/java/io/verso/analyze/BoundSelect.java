@@ -32,6 +32,13 @@ public record BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> 
     public record CteRead(String name) implements Binding {
     }
 
+    /**
+     * A relation of a system schema, its rows as the caller may see them; {@code columns} are the names it is read
+     * under (its own, or the column aliases given it).
+     */
+    public record SystemRead(SystemRelation relation, List<String> columns) implements Binding {
+    }
+
     /** A view expanded at this use: its body (with its own bindings) and its column names. */
     public record ViewRead(Query body, List<String> columns) implements Binding {
     }

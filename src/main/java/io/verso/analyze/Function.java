@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * The dialect's fixed list of functions; the compiler emits these names, never the user's text.
  * {@code kind} says where a call may stand: aggregates in SELECT, HAVING, ORDER BY and windows;
- * window-only functions only with OVER; {@code bare} ones are written without parentheses.
+ * window-only functions only with OVER; set-returning ones only in FROM; {@code bare} ones are written without
+ * parentheses.
  */
 public enum Function {
     // Aggregates.
@@ -26,6 +27,14 @@ public enum Function {
     POSITION(2, 2, Kind.SCALAR), TRIM(1, 2, Kind.SCALAR), LTRIM(1, 2, Kind.SCALAR), RTRIM(1, 2, Kind.SCALAR),
     REPLACE(3, 3, Kind.SCALAR), LEFT(2, 2, Kind.SCALAR), RIGHT(2, 2, Kind.SCALAR), CONCAT(1, 100, Kind.SCALAR),
     SPLIT_PART(3, 3, Kind.SCALAR), LPAD(2, 3, Kind.SCALAR), RPAD(2, 3, Kind.SCALAR), STARTS_WITH(2, 2, Kind.SCALAR),
+    QUOTE_IDENT(1, 1, Kind.SCALAR), STRING_TO_ARRAY(2, 3, Kind.SCALAR), PARSE_IDENT(1, 2, Kind.SCALAR),
+    // Arrays.
+    ARRAY_LENGTH(2, 2, Kind.SCALAR), ARRAY_LOWER(2, 2, Kind.SCALAR), ARRAY_UPPER(2, 2, Kind.SCALAR),
+    GENERATE_SERIES(2, 3, Kind.SET_RETURNING),
+    // The session as PostgreSQL clients ask for it: values of the service, bound (ServerSettings), never
+    // PostgreSQL's own (its role and settings are the storage's).
+    CURRENT_SETTING(1, 1, Kind.SCALAR), CURRENT_USER(0, 0, Kind.BARE), SESSION_USER(0, 0, Kind.BARE),
+    USER(0, 0, Kind.BARE),
     // Math.
     ABS(1, 1, Kind.SCALAR), ROUND(1, 2, Kind.SCALAR), TRUNC(1, 2, Kind.SCALAR), CEIL(1, 1, Kind.SCALAR),
     FLOOR(1, 1, Kind.SCALAR), MOD(2, 2, Kind.SCALAR), POWER(2, 2, Kind.SCALAR), SQRT(1, 1, Kind.SCALAR),
@@ -37,7 +46,8 @@ public enum Function {
     // JSONB.
     JSONB_ARRAY_LENGTH(1, 1, Kind.SCALAR), JSONB_TYPEOF(1, 1, Kind.SCALAR), JSONB_BUILD_OBJECT(0, 100, Kind.SCALAR);
 
-    public enum Kind { SCALAR, BARE, AGGREGATE, ORDERED_SET, WINDOW }
+    /** {@code SET_RETURNING}: a function of rows, called only in FROM. */
+    public enum Kind { SCALAR, BARE, AGGREGATE, ORDERED_SET, WINDOW, SET_RETURNING }
 
     public final int minArgs;
     public final int maxArgs;

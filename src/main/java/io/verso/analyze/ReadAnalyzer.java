@@ -23,6 +23,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -262,7 +263,7 @@ public final class ReadAnalyzer {
     // ---- blocks --------------------------------------------------------------------------------
 
     /** Where an expression stands, for the rules on aggregates and window functions. */
-    private enum Clause { SELECT, WHERE, ON, GROUP_BY, HAVING, ORDER_BY, WINDOW, FILTER, OTHER }
+    private enum Clause { SELECT, FROM, WHERE, ON, GROUP_BY, HAVING, ORDER_BY, WINDOW, FILTER, OTHER }
 
     /**
      * Analyses a block. {@code owner}, when the block is a query's whole body, is that query: its
@@ -368,6 +369,9 @@ public final class ReadAnalyzer {
         if (item instanceof Query.TableRef ref) {
             return List.of(tableRef(ref, ctes, asOf, depth));
         }
+        if (item instanceof Query.FunctionTable function) {
+            return List.of(functionTable(function, frame, ctes, asOf, depth));
+        }
         if (item instanceof Query.Derived derived) {
             // A derived table's own AS OF, else the enclosing one; its body's trailing AS OF is nearer still.
             List<String> columns = query(derived.query(), frame.outer, ctes,
@@ -427,6 +431,9 @@ public final class ReadAnalyzer {
                     + " relations (views expanded)", ref.pos());
         }
         String alias = ref.visibleName();
+        if (ref.schema() != null) {
+            return systemRelation(ref, ref.schema(), alias);
+        }
         CteDef cte = ref.pseudo() ? null : ctes.find(ref.name().name());
         if (cte != null) {
             return cte(ref, cte, inherited, depth);
@@ -439,8 +446,16 @@ public final class ReadAnalyzer {
             if (e.code() != ErrorCode.UNKNOWN_TABLE || ref.pseudo()) {
                 throw e;
             }
-            ViewDef view = lookup.view(ref.name().name()).orElseThrow(() -> e);
-            return view(ref, view, alias, ctes, asOf, depth);
+            Optional<ViewDef> view = lookup.view(ref.name().name());
+            if (view.isPresent()) {
+                return view(ref, view.get(), alias, ctes, asOf, depth);
+            }
+            // PostgreSQL's search path begins with pg_catalog: its relations are found by their names alone.
+            Ident catalog = new Ident(SystemSchemas.PG_CATALOG, ref.name().pos());
+            if (ref.pseudo() || lookup.system(catalog, ref.name()).isEmpty()) {
+                throw e;
+            }
+            return systemRelation(ref, catalog, alias);
         }
         if (ref.asOf() == null && asOf instanceof AsOf.SystemTime time
                 && (ref.pseudo() || !AsOfResolver.takesSystemTime(table, time))) {
@@ -467,6 +482,52 @@ public final class ReadAnalyzer {
             int n = table.columns().size();
             entry.hidden.add(entry.columns.get(n));
             entry.hidden.add(entry.columns.get(n + 1));
+        }
+        return entry;
+    }
+
+    /**
+     * A function in FROM: the rows of a set-returning one ({@code generate_series}), the one row of a scalar one.
+     * Its arguments see the enclosing queries' columns, not those of the FROM it stands in (no LATERAL). Its one
+     * column is named by the column alias, else the relation's alias, else the function, as in PostgreSQL.
+     */
+    private Entry functionTable(Query.FunctionTable table, Frame frame, Ctes ctes, AsOf asOf, int depth) {
+        Expr.FunctionCall call = table.call();
+        Function function = Function.resolve(call);
+        if (function.kind != Function.Kind.SCALAR && function.kind != Function.Kind.SET_RETURNING) {
+            throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, function.sqlName() + " is not allowed in FROM, "
+                    + "where a function is scalar or set-returning", call.pos());
+        }
+        if (table.columnAliases().size() > 1) {
+            throw VersoException.at(ErrorCode.COLUMN_COUNT_MISMATCH, table.columnAliases().size()
+                    + " column names given for 1 column(s)", table.pos());
+        }
+        Frame arguments = new Frame(frame.outer);
+        arguments.ctes = ctes;
+        arguments.asOf = asOf;
+        arguments.depth = depth;
+        function(call, arguments, Clause.FROM);
+        String column = !table.columnAliases().isEmpty() ? table.columnAliases().get(0).name() : table.visibleName();
+        return new Entry(table.visibleName(), List.of(column));
+    }
+
+    /**
+     * A relation of a system schema: rows made from the catalog as the caller may see it, the same at every commit
+     * (the catalog is not versioned), so an AS OF of its own is refused and an inherited one does not apply.
+     */
+    private Entry systemRelation(Query.TableRef ref, Ident schema, String alias) {
+        String qualified = schema.name() + "." + ref.name().name();
+        SystemRelation relation = lookup.system(schema, ref.name()).orElseThrow(() -> VersoException.at(
+                ErrorCode.UNKNOWN_TABLE, "unknown relation '" + qualified + "'", ref.name().pos()));
+        if (ref.asOf() != null) {
+            throw VersoException.at(ErrorCode.AS_OF_NOT_SUPPORTED, "AS OF does not apply to '" + qualified
+                    + "', which lists the catalog as it is now", ref.asOf().pos());
+        }
+        List<String> columns = rename(relation.columnNames(), ref.columnAliases(), ref.pos());
+        bindings.put(ref, new BoundSelect.SystemRead(relation, columns));
+        Entry entry = new Entry(alias, columns);
+        for (int i = 0; i < columns.size(); i++) {
+            entry.types.put(columns.get(i), relation.columns().get(i).type());
         }
         return entry;
     }
@@ -646,6 +707,7 @@ public final class ReadAnalyzer {
                 case TRIM_BOTH -> "btrim";
                 case TRIM_LEADING -> "ltrim";
                 case TRIM_TRAILING -> "rtrim";
+                case SUBSCRIPT -> outputName(s.args().get(0));
             };
         }
         return "?column?";
@@ -848,6 +910,15 @@ public final class ReadAnalyzer {
             throw invalid(f.pos(), "WITHIN GROUP applies to percentile_cont and percentile_disc only, not "
                     + function.sqlName());
         }
+        if (function.kind == Function.Kind.SET_RETURNING && clause != Clause.FROM) {
+            throw VersoException.at(ErrorCode.AGGREGATE_MISPLACED, "set-returning function " + function.sqlName()
+                    + " is allowed only in FROM, not in " + clauseName(clause), f.pos());
+        }
+        if (function == Function.CURRENT_SETTING && !(f.args().get(0) instanceof Expr.Literal name
+                && name.kind() == Expr.LiteralKind.STRING && ServerSettings.value(name.text()).isPresent())) {
+            throw VersoException.at(ErrorCode.INVALID_EXPRESSION, "current_setting takes the name of a setting, "
+                    + "one of " + String.join(", ", ServerSettings.all().keySet()), f.args().get(0).pos());
+        }
         if (function.kind == Function.Kind.WINDOW && f.over() == null) {
             throw invalid(f.pos(), function.sqlName() + " is a window function: it needs OVER (...)");
         }
@@ -901,6 +972,9 @@ public final class ReadAnalyzer {
 
     private static String clauseName(Clause clause) {
         return switch (clause) {
+            case SELECT -> "the SELECT list";
+            case ORDER_BY -> "ORDER BY";
+            case FROM -> "FROM";
             case WHERE -> "WHERE";
             case ON -> "JOIN ... ON";
             case GROUP_BY -> "GROUP BY";

@@ -306,6 +306,9 @@ final class TypeRules {
                 }
             }
             case EXTRACT -> argument("extract", s.args().get(0), TIMES, null, columns);
+            case SUBSCRIPT -> {
+                // Arrays have no type here; PostgreSQL judges the subscript.
+            }
         }
     }
 

@@ -164,6 +164,33 @@ public record ColumnType(Base base, Integer precision, Integer scale) {
         };
     }
 
+    /** The type as PostgreSQL's {@code format_type} spells it: {@code character varying(20)}, {@code numeric(10,0)}. */
+    public String formatType() {
+        String declared = precision == null ? "" : "(" + precision + (scale == null ? "" : "," + scale) + ")";
+        return switch (base) {
+            case CHAR -> "character" + declared;
+            case VARCHAR -> "character varying" + declared;
+            case NUMERIC -> "numeric" + (precision != null && scale == null ? "(" + precision + ",0)" : declared);
+            case TIMESTAMP -> "timestamp" + declared + " without time zone";
+            case TIMESTAMPTZ -> "timestamp" + declared + " with time zone";
+            default -> base.sql;
+        };
+    }
+
+    /** information_schema's {@code data_type}: {@link #formatType} without the modifiers. */
+    public String dataType() {
+        return new ColumnType(base, null, null).formatType();
+    }
+
+    /** A DEFAULT value of this type as PostgreSQL's {@code pg_get_expr} shows it: {@code 0}, {@code true}, {@code 'x'::text}. */
+    public String defaultExpression(String value) {
+        return switch (base) {
+            case SMALLINT, INTEGER, BIGINT, NUMERIC, REAL, DOUBLE -> value;
+            case BOOLEAN -> value.toLowerCase(Locale.ROOT);
+            default -> "'" + value.replace("'", "''") + "'::" + formatType();
+        };
+    }
+
     /** The dialect's spelling, as DESCRIBE and SHOW CREATE TABLE show it. */
     public String display() {
         String name = switch (base) {

@@ -1,6 +1,7 @@
 package io.verso.compile;
 
 import io.verso.analyze.Function;
+import io.verso.analyze.ServerSettings;
 import io.verso.analyze.ResolvedRef;
 import io.verso.catalog.ColumnType;
 import io.verso.error.ErrorCode;
@@ -184,6 +185,14 @@ public final class ExprCompiler {
             replacement(b, f);
             return;
         }
+        if (function == Function.CURRENT_SETTING || function == Function.CURRENT_USER
+                || function == Function.SESSION_USER || function == Function.USER) {
+            // The service's own values (the analyzer checked the setting's name), never the storage database's.
+            String value = function == Function.CURRENT_SETTING
+                    ? ServerSettings.value(((Expr.Literal) f.args().get(0)).text()).orElseThrow() : ServerSettings.USER;
+            b.sql("CAST(").bind(value).sql(" AS text)");
+            return;
+        }
         b.sql(function.sqlName());
         if (function.kind == Function.Kind.BARE) {
             return;
@@ -322,6 +331,13 @@ public final class ExprCompiler {
                     emit(b, args.get(2));
                 }
                 b.sql(")");
+            }
+            case SUBSCRIPT -> {
+                b.sql("(");
+                emit(b, args.get(0));
+                b.sql(")[");
+                emit(b, args.get(1));
+                b.sql("]");
             }
             case TRIM_BOTH, TRIM_LEADING, TRIM_TRAILING -> {
                 b.sql("trim(").sql(s.form() == Expr.SpecialForm.TRIM_BOTH ? "BOTH "

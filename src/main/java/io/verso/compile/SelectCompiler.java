@@ -1,6 +1,7 @@
 package io.verso.compile;
 
 import io.verso.analyze.BoundSelect;
+import io.verso.analyze.SystemRelation;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
@@ -186,6 +187,26 @@ public final class SelectCompiler {
         }
     }
 
+    /**
+     * A system relation's rows, made from the catalog: each column's values bound as one array, so a listing
+     * of any size is a fixed number of binds, and nothing of the catalog (names, view texts) is in the text.
+     */
+    private static void systemRows(SqlBuilder b, BoundSelect.SystemRead system) {
+        List<SystemRelation.Column> columns = system.relation().columns();
+        List<List<Object>> rows = system.relation().rows();
+        b.sql("unnest(");
+        for (int i = 0; i < columns.size(); i++) {
+            Object[] values = new Object[rows.size()];
+            for (int r = 0; r < rows.size(); r++) {
+                values[r] = rows.get(r).get(i);
+            }
+            String type = columns.get(i).type().sql();
+            b.sql(i > 0 ? ", " : "").sql("CAST(").bind(new CompiledSql.ArrayBind(type, values)).sql(" AS ")
+                    .sql(type).sql("[])");
+        }
+        b.sql(")");
+    }
+
     private void fromItem(SqlBuilder b, Query.FromItem item) {
         if (item instanceof Query.TableRef ref) {
             BoundSelect.Binding binding = bound.bindings().get(ref);
@@ -195,6 +216,14 @@ public final class SelectCompiler {
                 b.sql("(");
                 query(b, view.body());
                 b.sql(")");
+            } else if (binding instanceof BoundSelect.SystemRead system) {
+                systemRows(b, system);
+                b.sql(" AS ").ident(ref.visibleName()).sql("(");
+                for (int i = 0; i < system.columns().size(); i++) {
+                    b.sql(i > 0 ? ", " : "").ident(system.columns().get(i));
+                }
+                b.sql(")");
+                return;
             } else {
                 b.ident(((BoundSelect.CteRead) binding).name());
             }
@@ -209,6 +238,10 @@ public final class SelectCompiler {
             } else {
                 columnAliases(b, ref.columnAliases());
             }
+        } else if (item instanceof Query.FunctionTable function) {
+            exprs.emit(b, function.call());
+            b.sql(" AS ").ident(function.visibleName());
+            columnAliases(b, function.columnAliases());
         } else if (item instanceof Query.Derived derived) {
             b.sql("(");
             query(b, derived.query());

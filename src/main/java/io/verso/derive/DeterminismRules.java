@@ -12,14 +12,16 @@ import org.antlr.v4.runtime.Token;
 
 /**
  * What a derived table's query may not say, because its answer would not be a function of the
- * sources' state at a commit: AS OF (any form), FOR SYSTEM_TIME, and functions whose value depends
- * on the clock or chance. Checked on the tokens, so every place such a clause can stand is covered.
+ * sources' state at a commit: AS OF (any form), FOR SYSTEM_TIME, functions whose value depends
+ * on the clock or chance, and the system relations (information_schema's, pg_catalog's). Checked on the tokens, so every place such a clause can stand is covered.
  */
 final class DeterminismRules {
 
     private static final Set<String> CLOCK_OR_CHANCE = Set.of("now", "random", "current_date", "current_timestamp",
             "current_time", "localtime", "localtimestamp", "clock_timestamp", "statement_timestamp",
             "transaction_timestamp", "timeofday", "gen_random_uuid", "setseed");
+
+    private static final List<String> SYSTEM_SCHEMAS = io.verso.sql.ast.Query.TableRef.SYSTEM_SCHEMAS;
 
     private DeterminismRules() {
     }
@@ -36,6 +38,8 @@ final class DeterminismRules {
                 refused = "AS OF: a derived table reads its sources at each commit itself";
             } else if (text.equals("for") && next.equals("system_time")) {
                 refused = "FOR SYSTEM_TIME: a derived table reads its sources at each commit itself";
+            } else if (SYSTEM_SCHEMAS.contains(text) && token.getType() != VersoSqlLexer.STRING && next.equals(".")) {
+                refused = text + ": its relations list the catalog as each caller may see it, not the sources";
             } else if (CLOCK_OR_CHANCE.contains(text) && token.getType() != VersoSqlLexer.QUOTED_IDENTIFIER
                     && token.getType() != VersoSqlLexer.STRING && (next.equals("(") || text.startsWith("current_")
                     || text.startsWith("local"))) {

@@ -2,9 +2,11 @@ package io.verso.engine;
 
 import io.verso.analyze.DdlAnalyzer;
 import io.verso.catalog.ColumnDef;
+import io.verso.catalog.ColumnType;
 import io.verso.catalog.Ordering;
 import io.verso.catalog.TableDef;
 import io.verso.engine.StatementResult.Column;
+import io.verso.error.VersoException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -68,6 +70,15 @@ final class CatalogListings {
                 new Column("ordering", "TEXT"), new Column("index_columns", "TEXT"),
                 new Column("index_scope", "TEXT"), new Column("check_expression", "TEXT"),
                 new Column("index_unique", "BOOLEAN")), rows, null);
+    }
+
+    /** The dialect type of a result column as the engine names it ({@code VARCHAR}), text when it is none. */
+    static ColumnType columnType(String type) {
+        try {
+            return ColumnType.parseStored(type.toLowerCase(java.util.Locale.ROOT));
+        } catch (VersoException e) {
+            return ColumnType.of(ColumnType.Base.TEXT);
+        }
     }
 
     /** The CREATE TABLE statement that makes the table as it is now. */

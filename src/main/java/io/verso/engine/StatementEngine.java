@@ -4,6 +4,8 @@ import io.verso.analyze.AsOfResolver;
 import io.verso.analyze.BoundRelation;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.RelationKind;
+import io.verso.analyze.SystemRelation;
+import io.verso.analyze.SystemSchemas;
 import io.verso.analyze.TableLookup;
 import io.verso.analyze.Values;
 import io.verso.analyze.Weight;
@@ -27,6 +29,8 @@ import io.verso.plan.Planner;
 import io.verso.sql.SqlParser;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Ident;
+import io.verso.sql.ast.Pos;
+import io.verso.sql.ast.Query;
 import io.verso.sql.ast.Statement;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
@@ -276,6 +280,11 @@ public class StatementEngine {
             public Optional<ViewDef> view(String name) {
                 return Request.this.view(name);
             }
+
+            @Override
+            public Optional<SystemRelation> system(Ident schema, Ident name) {
+                return Request.this.system(schema, name);
+            }
         };
         /** The analyzers' view of the catalog: whatever the statement does to its target, what it reads needs SELECT. */
         private final TableLookup reads = new TableLookup() {
@@ -287,6 +296,11 @@ public class StatementEngine {
             @Override
             public Optional<ViewDef> view(String name) {
                 return Request.this.view(name);
+            }
+
+            @Override
+            public Optional<SystemRelation> system(Ident schema, Ident name) {
+                return Request.this.system(schema, name);
             }
         };
         private final ReadRouter.ReadTarget target;
@@ -603,6 +617,73 @@ public class StatementEngine {
                 throw NotOnce.INSTANCE;
             }
             return views.find(name);
+        }
+
+        /**
+         * A relation of a system schema, its rows from what this caller may see: the tables SHOW TABLES lists, and
+         * the views it may read, each read for no rows to learn its columns (one it may not read, or that reads a
+         * table dropped since, is not listed). A view listed while views are being listed sees none of them, so a
+         * view over information_schema does not list itself forever.
+         */
+        @Override
+        public Optional<SystemRelation> system(Ident schema, Ident name) {
+            if (once) {
+                throw NotOnce.INSTANCE;
+            }
+            return SystemSchemas.relation(schema.name(), name.name(), new SystemSchemas.Visible() {
+                @Override
+                public String database() {
+                    return SystemSchemas.OWNER;
+                }
+
+                @Override
+                public List<TableDef> tables() {
+                    return catalog.all().stream().filter(Request.this::visible)
+                            .sorted(java.util.Comparator.comparing(TableDef::name)).toList();
+                }
+
+                @Override
+                public List<SystemSchemas.View> views() {
+                    return listingViews ? List.of() : readableViews();
+                }
+            });
+        }
+
+        private boolean listingViews;
+
+        private List<SystemSchemas.View> readableViews() {
+            listingViews = true;
+            try {
+                List<SystemSchemas.View> readable = new ArrayList<>();
+                for (String name : views.names().stream().sorted().toList()) {
+                    ViewDef view = views.find(name).orElse(null);
+                    if (view == null) {
+                        continue;
+                    }
+                    Pos pos = Pos.pointer("");
+                    Query.Block all = new Query.Block(false, List.of(new Query.SelectItem.All(pos)), List.of(
+                            new Query.TableRef(new Ident(name, pos), false, null, null, List.of(), pos)), null,
+                            List.of(), null, List.of(), pos);
+                    Statement.Select none = new Statement.Select(new Query(List.of(), all, List.of(), null,
+                            new Expr.Literal(Expr.LiteralKind.INTEGER, "0", pos), null, pos), pos);
+                    try {
+                        CompiledSql compiled = Planner.read(none, planned, asOf, params).query();
+                        List<SystemRelation.Column> columns = sql.query(compiled, rs -> ResultReader.read(rs, budget))
+                                .columns().stream().map(c -> new SystemRelation.Column(c.name(),
+                                        CatalogListings.columnType(c.type()))).toList();
+                        readable.add(new SystemSchemas.View(name, view.query(), columns));
+                    } catch (VersoException.UserError e) {
+                        ErrorCode.Category category = e.code().category();
+                        if (category != ErrorCode.Category.FORBIDDEN && category != ErrorCode.Category.NOT_FOUND
+                                && category != ErrorCode.Category.BAD_INPUT) {
+                            throw e;
+                        }
+                    }
+                }
+                return readable;
+            } finally {
+                listingViews = false;
+            }
         }
 
         @Override

@@ -19,7 +19,8 @@ import java.util.regex.PatternSyntaxException;
  * caller may see ({@code SHOW TABLES}, then {@code DESCRIBE} of those, run for the connection's principal), in
  * schema {@code public}; a table the caller may not see answers no rows, as one that does not exist. Nothing of
  * the query's text is run: its patterns and parameters only filter those listings, and PostgreSQL's own catalog
- * of the storage tables is never read. Any other catalog query goes to the engine, which refuses it
+ * of the storage tables is never read. Any other catalog query goes to the engine like any statement: it
+ * answers information_schema's relations and pg_extension (analyze/SystemSchemas) and refuses the rest
  * (docs/pgwire.md).
  */
 final class CatalogQueries {
@@ -189,7 +190,7 @@ final class CatalogQueries {
 
     /** Whether {@code sql} is a catalog query answered here. */
     static boolean recognizes(String sql) {
-        return query(sql).isPresent() || informationSchema(sql).isPresent();
+        return query(sql).isPresent();
     }
 
     /** The answer to {@code sql} with parameter values {@code values} ($1 first), if it is one answered here. */
@@ -197,9 +198,7 @@ final class CatalogQueries {
             throws StatementRequests.Failed {
         Optional<Query> query = query(sql);
         if (query.isEmpty()) {
-            Optional<CatalogSelect> select = informationSchema(sql);
-            return select.isEmpty() ? Optional.empty()
-                    : Optional.of(select.get().run(new InformationSchema(catalog), values, catalog.database()));
+            return Optional.empty();
         }
         String q = normalised(sql);
         Query kind = query.get();
@@ -235,12 +234,6 @@ final class CatalogQueries {
     private static Optional<Query> query(String sql) {
         // Every query answered here reads pg_catalog; the test spares normalising every other text.
         return sql.contains("pg_catalog") ? Query.of(normalised(sql)) : Optional.empty();
-    }
-
-    /** A SELECT over a relation of information_schema, read by {@link CatalogSelect}. */
-    private static Optional<CatalogSelect> informationSchema(String sql) {
-        return sql.toLowerCase(java.util.Locale.ROOT).contains(InformationSchema.SCHEMA)
-                ? CatalogSelect.parse(sql, InformationSchema.SCHEMA) : Optional.empty();
     }
 
     /** The text with each run of whitespace as one space, without a final semicolon. */

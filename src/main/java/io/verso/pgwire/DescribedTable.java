@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A table the caller may see, as DESCRIBE shows it: its columns in order, its indexes and CHECK constraints. The
- * one reading of DESCRIBE's rows that every catalog answer (psql's, pgjdbc's, information_schema's) is made from.
+ * one reading of DESCRIBE's rows that every catalog answer of psql's and pgjdbc's is made from.
  */
 record DescribedTable(String name, List<Attribute> attributes, List<Index> indexes, List<Check> checks) {
 

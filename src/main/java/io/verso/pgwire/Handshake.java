@@ -1,5 +1,6 @@
 package io.verso.pgwire;
 
+import io.verso.analyze.ServerSettings;
 import io.verso.error.ErrorCode;
 import io.verso.security.Credentials;
 import io.verso.security.VersoPrincipal;
@@ -173,21 +174,7 @@ final class Handshake {
     }
 
     private static Map<String, String> serverSettings() {
-        Map<String, String> s = new LinkedHashMap<>();
-        s.put("server_version", "15.0 (Verso)");
-        s.put("server_version_num", "150000");
-        s.put("server_encoding", "UTF8");
-        s.put("client_encoding", "UTF8");
-        s.put("datestyle", "ISO, MDY");
-        s.put("integer_datetimes", "on");
-        s.put("standard_conforming_strings", "on");
-        s.put("timezone", "UTC");
-        s.put("intervalstyle", "postgres");
-        s.put("is_superuser", "off");
-        s.put("transaction_isolation", "read committed");
-        s.put("transaction_read_only", "off");
-        s.put("search_path", "public");
-        s.put("max_identifier_length", "63");
+        Map<String, String> s = new LinkedHashMap<>(ServerSettings.all());
         s.put(SessionStatements.LAST_COMMIT, "");
         return s;
     }

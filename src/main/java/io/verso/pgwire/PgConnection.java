@@ -432,8 +432,6 @@ final class PgConnection implements Runnable {
         try {
             Optional<StatementResult> session = SessionStatements.answer(sql, settings);
             return session.isPresent() ? session : CatalogQueries.answer(sql, values, catalog);
-        } catch (CatalogSelect.Refused e) {
-            failed = PgError.error(e.sqlState, e.getMessage());
         } catch (IllegalArgumentException e) {
             failed = PgError.error(e.getMessage().startsWith("unrecognized") ? "42704" : "22023", e.getMessage());
         } catch (StatementRequests.Failed f) {
@@ -638,8 +636,6 @@ final class PgConnection implements Runnable {
                         : requests.run(principal, address, List.of(call(portal))).results().get(0);
             } catch (StatementRequests.Failed f) {
                 throw new StepFailed(f.pgError());
-            } catch (CatalogSelect.Refused e) {
-                throw new StepFailed(PgError.error(e.sqlState, e.getMessage()));
             } catch (IllegalArgumentException e) {
                 throw new StepFailed(PgError.error("22023", e.getMessage()));
             }

@@ -1,5 +1,6 @@
 package io.verso.pgwire;
 
+import io.verso.catalog.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -107,32 +108,21 @@ final class PgTypes {
 
     /** A dialect type as PostgreSQL's {@code format_type} spells it ({@code character varying(20)}). */
     static String formatted(String type) {
-        int[] args = arguments(type);
-        String declared = args.length == 0 ? ""
-                : "(" + String.join(",", java.util.Arrays.stream(args).mapToObj(Integer::toString).toList()) + ")";
-        return switch (oid(type)) {
-            case BOOL -> "boolean";
-            case INT8 -> "bigint";
-            case INT2 -> "smallint";
-            case INT4 -> "integer";
-            case FLOAT4 -> "real";
-            case FLOAT8 -> "double precision";
-            case BPCHAR -> "character" + declared;
-            case VARCHAR -> "character varying" + declared;
-            case NUMERIC -> "numeric" + (args.length == 1 ? "(" + args[0] + ",0)" : declared);
-            case TIMESTAMP -> "timestamp" + declared + " without time zone";
-            case TIMESTAMPTZ -> "timestamp" + declared + " with time zone";
-            default -> typeName(oid(type));
-        };
+        return columnType(type).formatType();
     }
 
     /** A column's DEFAULT value as PostgreSQL's {@code pg_get_expr} shows it: {@code 0}, {@code true}, {@code 'x'::text}. */
     static String defaultExpression(String value, String type) {
-        return switch (oid(type)) {
-            case INT2, INT4, INT8, NUMERIC, FLOAT4, FLOAT8 -> value;
-            case BOOL -> value.toLowerCase(Locale.ROOT);
-            default -> "'" + value.replace("'", "''") + "'::" + formatted(type);
-        };
+        return columnType(type).defaultExpression(value);
+    }
+
+    /** A type as DESCRIBE or a result shows it ({@code VARCHAR(20)}), text when it is none of the dialect's. */
+    private static ColumnType columnType(String type) {
+        try {
+            return ColumnType.parseStored(type.strip().toLowerCase(Locale.ROOT));
+        } catch (RuntimeException e) {
+            return ColumnType.of(ColumnType.Base.TEXT);
+        }
     }
 
     /** The numbers in a type's parentheses: {@code NUMERIC(10,2)} has 10 and 2. */

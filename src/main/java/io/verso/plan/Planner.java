@@ -4,6 +4,7 @@ import io.verso.analyze.AsOfResolver;
 import io.verso.analyze.BoundChange;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.ReadAnalyzer;
+import io.verso.analyze.SystemRelation;
 import io.verso.analyze.TableLookup;
 import io.verso.analyze.WriteAnalyzer;
 import io.verso.catalog.ColumnDef;
@@ -43,6 +44,11 @@ public final class Planner {
         default Optional<ViewDef> view(String name) {
             return Optional.empty();
         }
+
+        /** A relation of a system schema, as {@link TableLookup#system}. */
+        default Optional<SystemRelation> system(Ident schema, Ident name) {
+            return Optional.empty();
+        }
     }
 
     private final Tables tables;
@@ -59,6 +65,11 @@ public final class Planner {
         @Override
         public Optional<ViewDef> view(String name) {
             return tables.view(name);
+        }
+
+        @Override
+        public Optional<SystemRelation> system(Ident schema, Ident name) {
+            return tables.system(schema, name);
         }
     };
 

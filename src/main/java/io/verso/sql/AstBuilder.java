@@ -492,6 +492,14 @@ final class AstBuilder {
         if (primary instanceof ParenthesizedFromContext p) {
             return fromItem(p.fromItem());
         }
+        if (primary instanceof FunctionTableContext f) {
+            FunctionNameContext name = f.functionName();
+            Ident function = name.identifier() != null ? ident(name.identifier())
+                    : new Ident(name.getText().toLowerCase(Locale.ROOT), pos(name));
+            return new Query.FunctionTable(new Expr.FunctionCall(function, false, false,
+                    f.expression().stream().map(this::expr).toList(), pos(f)), f.alias == null ? null : ident(f.alias),
+                    f.columnAliases() == null ? List.of() : identList(f.columnAliases().identifierList()), pos(f));
+        }
         if (primary instanceof DerivedTableContext d) {
             return new Query.Derived(query(d.query()), relationAsOf(d.systemTime(), d.asOf()), ident(d.alias),
                     d.columnAliases() == null ? List.of() : identList(d.columnAliases().identifierList()), pos(d));
@@ -503,7 +511,16 @@ final class AstBuilder {
         QualifiedNameContext name = history ? ((HistoryRelationContext) rp).qualifiedName()
                 : changes ? ((ChangesRelationContext) rp).qualifiedName()
                 : ((TableRelationContext) rp).qualifiedName();
-        return new Query.TableRef(tableName(name), history, changes, relationAsOf(r.systemTime(), r.asOf()),
+        Ident schema = null;
+        Ident table;
+        if (!history && !changes && name.identifier().size() == 2
+                && Query.TableRef.SYSTEM_SCHEMAS.contains(ident(name.identifier(0)).name())) {
+            schema = ident(name.identifier(0));
+            table = ident(name.identifier(1));
+        } else {
+            table = tableName(name);
+        }
+        return new Query.TableRef(schema, table, history, changes, relationAsOf(r.systemTime(), r.asOf()),
                 r.alias == null ? null : ident(r.alias),
                 r.columnAliases() == null ? List.of() : identList(r.columnAliases().identifierList()), pos(r));
     }
@@ -524,7 +541,8 @@ final class AstBuilder {
     private Ident tableName(QualifiedNameContext ctx) {
         if (ctx.identifier().size() > 1) {
             throw VersoException.at(ErrorCode.SCHEMA_QUALIFIED_NAME,
-                    "table names are never schema-qualified: '" + ctx.getText() + "'", pos(ctx));
+                    "table names are never schema-qualified (only those of the system schemas "
+                            + String.join(" and ", Query.TableRef.SYSTEM_SCHEMAS) + "): '" + ctx.getText() + "'", pos(ctx));
         }
         return ident(ctx.identifier(0));
     }
@@ -695,6 +713,10 @@ final class AstBuilder {
         if (ctx instanceof CastContext c) {
             return new Expr.Cast(expr(c.expression()), typeSpec(c.typeName()), pos);
         }
+        if (ctx instanceof SubscriptContext sub) {
+            return new Expr.Special(Expr.SpecialForm.SUBSCRIPT, null, List.of(primary(sub.primaryExpression()),
+                    expr(sub.index)), pos(sub.LBRACKET().getSymbol()));
+        }
         if (ctx instanceof CastOperatorContext c) {
             return new Expr.Cast(primary(c.primaryExpression()), typeSpec(c.typeName()), pos(c.DOUBLE_COLON().getSymbol()));
         }
@@ -759,7 +781,8 @@ final class AstBuilder {
             // current_date and current_timestamp are SQL keywords written without parentheses.
             if (c.identifier() instanceof UnquotedIdentifierContext) {
                 String name = c.getText().toLowerCase(Locale.ROOT);
-                if (name.equals("current_date") || name.equals("current_timestamp")) {
+                if (name.equals("current_date") || name.equals("current_timestamp") || name.equals("current_user")
+                        || name.equals("session_user") || name.equals("user")) {
                     return new Expr.FunctionCall(new Ident(name, pos), false, false, List.of(), pos);
                 }
             }

@@ -44,6 +44,34 @@ class ReadAnalyzerTests {
         return table;
     }
 
+    /** The catalog, and its system relations as a caller that may see every table of it. */
+    private static final TableLookup LOOKUP = new TableLookup() {
+        @Override
+        public TableDef table(Ident name) {
+            return lookup(name);
+        }
+
+        @Override
+        public java.util.Optional<SystemRelation> system(Ident schema, Ident name) {
+            return SystemSchemas.relation(schema.name(), name.name(), new SystemSchemas.Visible() {
+                @Override
+                public String database() {
+                    return "verso";
+                }
+
+                @Override
+                public List<TableDef> tables() {
+                    return CATALOG.values().stream().sorted(java.util.Comparator.comparing(TableDef::name)).toList();
+                }
+
+                @Override
+                public List<SystemSchemas.View> views() {
+                    return List.of();
+                }
+            });
+        }
+    };
+
     @ParameterizedTest(name = "{1}: {0}")
     @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
             SELECT nope FROM items                                         | UNKNOWN_COLUMN         | nope
@@ -128,6 +156,16 @@ class ReadAnalyzerTests {
             SELECT replace(name, ix, 'x') FROM items                       | TYPE_MISMATCH          | ix,
             SELECT length(body) FROM events                                | TYPE_MISMATCH          | body)
             SELECT extract(year FROM ix) FROM items                        | TYPE_MISMATCH          | ix)
+            SELECT * FROM information_schema.nope                          | UNKNOWN_TABLE          | nope
+            SELECT * FROM public.items                                     | SCHEMA_QUALIFIED_NAME  | public
+            SELECT * FROM history(information_schema.tables)               | SCHEMA_QUALIFIED_NAME  | information_schema
+            SELECT * FROM information_schema.tables AS OF COMMIT 5         | AS_OF_NOT_SUPPORTED    | AS OF
+            SELECT nope FROM information_schema.columns                    | UNKNOWN_COLUMN         | nope
+            SELECT * FROM tables                                           | UNKNOWN_TABLE          | tables
+            SELECT generate_series(1, 3)                                   | AGGREGATE_MISPLACED    | generate_series
+            SELECT current_setting('nope')                                 | INVALID_EXPRESSION     | 'nope'
+            SELECT * FROM count(1) AS c                                    | AGGREGATE_MISPLACED    | count
+            SELECT * FROM generate_series(1, 3) AS g(a, b)                 | COLUMN_COUNT_MISMATCH  | generate_series
             """)
     void aBadReadFailsWithItsCodeWhereItIsWrong(String text, String codeName, String at) {
         String statement = text.replace("\\n", "\n");
@@ -164,6 +202,10 @@ class ReadAnalyzerTests {
             SELECT CAST('2024-01-02' AS DATE), CAST('today' AS TIMESTAMP), TIMESTAMPTZ '2024-01-02 03:04:05Z', ts + '1 day', ts - 'yesterday' FROM days
             SELECT ix FROM items WHERE ix IN (SELECT id FROM items) AND price = (SELECT ix FROM items) AND name IN (SELECT kind FROM events) AND '5' IN (SELECT ix FROM items) AND ix IN (SELECT x.v FROM (SELECT ix AS v FROM items) AS x) AND ix IN (SELECT max(ix) FROM items) AND ix IN (SELECT ix FROM items UNION SELECT id FROM items) AND name = (SELECT 'x') AND price > ALL (SELECT ix FROM items)
             SELECT kind FROM events WHERE at IN (SELECT d FROM days)
+            SELECT t.table_name, count(*) FROM information_schema.tables t JOIN information_schema.columns c USING (table_name) WHERE t.table_name IN (SELECT table_name FROM information_schema.key_column_usage) GROUP BY t.table_name
+            SELECT trim(s[i]), user, quote_ident(name) FROM generate_series(1, 2) AS i, string_to_array(current_setting('search_path'), ',') s, items
+            SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'
+            SELECT (parse_ident('a.b'))[1], array_length(parse_ident('a'), 1), g FROM generate_series(1, 3) g
             SELECT split_part(name, ',', '2'), substring(name, 2), substring(name FROM 'a.' FOR 'b'), substring(name, 'x'), left(name, '2'), lpad(name, 5, 'x'), position('a' IN name), trim(name), trim(LEADING 'x' FROM name), extract(year FROM at), length(kind), upper(kind) FROM items, events
             """)
     void aGoodReadPasses(String text) {
@@ -175,7 +217,7 @@ class ReadAnalyzerTests {
         List<Object> params = new ArrayList<>();
         AsOfResolver asOf = new AsOfResolver(params, 100);
         for (Statement statement : script.statements()) {
-            ReadAnalyzer.select((Statement.Select) statement, ReadAnalyzerTests::lookup, asOf, params.size());
+            ReadAnalyzer.select((Statement.Select) statement, LOOKUP, asOf, params.size());
         }
     }
 }

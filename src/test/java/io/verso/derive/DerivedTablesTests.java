@@ -146,6 +146,9 @@ class DerivedTablesTests extends IntegrationTest {
         assertThat(error.get("detail").asString()).contains("now()");
         sql.fails(400, "DERIVED_QUERY_NOT_ALLOWED", "CREATE DERIVED TABLE " + table("d")
                 + " PRIMARY KEY (k) AS SELECT k, random() AS r FROM " + src);
+        error = sql.fails(400, "DERIVED_QUERY_NOT_ALLOWED", "CREATE DERIVED TABLE " + table("d")
+                + " PRIMARY KEY (table_name) AS SELECT table_name FROM information_schema.tables");
+        assertThat(error.get("detail").asString()).contains("information_schema");
         sql.fails(409, "DERIVED_KEY_CONFLICT", "CREATE DERIVED TABLE " + table("d")
                 + " PRIMARY KEY (one) AS SELECT 1 AS one, k FROM " + src + " UNION ALL SELECT 1, k + 1 FROM " + src);
     }

@@ -3,7 +3,13 @@ package io.verso.pgwire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verso.support.IntegrationTest;
+import io.verso.support.ServiceHttp;
+import io.verso.support.SqlClient;
 import io.verso.support.TestSecurity;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -119,13 +125,13 @@ class PgWireCatalogTests extends IntegrationTest {
             // What PostgreSQL refuses, it refuses here with its SQLSTATE: a column or relation that is not there.
             assertThat(failure(s, "SELECT nope FROM information_schema.tables").getSQLState()).isEqualTo("42703");
             assertThat(failure(s, "SELECT * FROM information_schema.nope").getSQLState()).isEqualTo("42P01");
-            // A $n with no value: over the extended protocol the Bind is refused (08P01), over the simple one
-            // the query is (42P02), as PostgreSQL does.
+            // A $n with no value over the simple protocol is refused as over any table: the dialect's parameters
+            // are the extended protocol's.
             try (Connection simple = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + server.port()
                     + "/verso?preferQueryMode=simple", "anyone", TestSecurity.ADMIN_KEY);
                  Statement q = simple.createStatement()) {
                 assertThat(failure(q, "SELECT * FROM information_schema.tables WHERE table_name = $1").getSQLState())
-                        .isEqualTo("42P02");
+                        .isEqualTo(failure(q, "SELECT * FROM " + t + " WHERE name = $1").getSQLState());
             }
         }
         try (Connection c = connect(TestSecurity.jwt("pgw-outsider", "nobody_role"))) {
@@ -139,6 +145,95 @@ class PgWireCatalogTests extends IntegrationTest {
                 assertThat(rs.next()).isFalse();
             }
         }
+    }
+
+    /** Grafana's PostgreSQL data source: its search_path test, as its table and column pickers send it. */
+    private static final String GRAFANA_SCHEMA_CONSTRAINT = """
+              quote_ident(table_schema) IN (
+              SELECT
+                CASE WHEN trim(s[i]) = '"$user"' THEN user ELSE trim(s[i]) END
+              FROM
+                generate_series(
+                  array_lower(string_to_array(current_setting('search_path'),','),1),
+                  array_upper(string_to_array(current_setting('search_path'),','),1)
+                ) as i,
+                string_to_array(current_setting('search_path'),',') s
+              )""";
+
+    @Test
+    void grafanasCatalogQueriesAnswerWhatTheCallerMaySee() throws Exception {
+        String t = table("pgw_graf");
+        String hidden = table("pgw_graf_hidden");
+        create(t);
+        create(hidden);
+        String role = "pgw_graf_reader_" + t;
+        String tables = "SELECT\n    CASE WHEN " + GRAFANA_SCHEMA_CONSTRAINT + "\n      THEN quote_ident(table_name)\n"
+                + "      ELSE quote_ident(table_schema) || '.' || quote_ident(table_name)\n    END AS \"table\"\n"
+                + "    FROM information_schema.tables\n    WHERE quote_ident(table_schema) NOT IN ('information_schema',\n"
+                + "                             'pg_catalog',\n                             '_timescaledb_cache',\n"
+                + "                             '_timescaledb_catalog',\n                             "
+                + "'_timescaledb_internal',\n                             '_timescaledb_config',\n"
+                + "                             'timescaledb_information',\n                             "
+                + "'timescaledb_experimental')\n    ORDER BY CASE WHEN " + GRAFANA_SCHEMA_CONSTRAINT
+                + " THEN 0 ELSE 1 END, 1";
+        String columns = "SELECT quote_ident(column_name) AS \"column\", data_type AS \"type\"\n"
+                + "    FROM information_schema.columns\n    WHERE\n      CASE WHEN array_length(parse_ident('" + t
+                + "'),1) = 2\n        THEN quote_ident(table_schema) = (parse_ident('" + t + "'))[1]\n"
+                + "          AND quote_ident(table_name) = (parse_ident('" + t + "'))[2]\n"
+                + "        ELSE quote_ident(table_name) = '" + t + "'\n          AND " + GRAFANA_SCHEMA_CONSTRAINT
+                + "\n      END";
+        String schemas = "SELECT schema_name AS \"name\"\n    FROM information_schema.schemata\n"
+                + "    WHERE schema_name NOT IN ('information_schema',\n 'pg_catalog',\n 'pg_toast')\n"
+                + "    ORDER BY schema_name";
+        try (Connection c = connect(TestSecurity.ADMIN_KEY); Statement s = c.createStatement()) {
+            s.execute("CREATE ROLE " + role);
+            s.execute("GRANT SELECT ON TABLE " + t + " TO " + role);
+            assertThat(rows(c, tables)).contains(t, hidden);
+            assertThat(rows(c, columns)).containsExactly("id integer", "name character varying", "amount numeric",
+                    "at timestamp with time zone", "note text", "flag boolean", "big bigint");
+            assertThat(rows(c, schemas)).containsExactly("public");
+            assertThat(rows(c, "SELECT current_setting('server_version_num')::int/100 as version"))
+                    .containsExactly("1500");
+            assertThat(rows(c, "SELECT extversion FROM pg_extension WHERE extname = 'timescaledb'")).isEmpty();
+        }
+        try (Connection c = connect(TestSecurity.jwt("pgw-graf-reader", role))) {
+            assertThat(rows(c, tables)).contains(t).doesNotContain(hidden);
+            assertThat(rows(c, columns.replace(t, hidden))).isEmpty();
+        }
+    }
+
+    /** Metabase-like: keys found by joining information_schema's relations, with an aggregate and a subquery. */
+    @Test
+    void informationSchemaJoinsAndAggregatesOnEitherSurface() throws Exception {
+        String t = table("pgw_join");
+        create(t);
+        String keys = "SELECT c.table_name, c.column_name, tc.constraint_type FROM information_schema.columns c "
+                + "JOIN information_schema.key_column_usage k ON k.table_schema = c.table_schema "
+                + "AND k.table_name = c.table_name AND k.column_name = c.column_name "
+                + "JOIN information_schema.table_constraints tc ON tc.constraint_name = k.constraint_name "
+                + "AND tc.table_name = k.table_name WHERE c.table_name = ? ORDER BY tc.constraint_type, c.column_name";
+        String counted = "SELECT t.table_name, count(*) AS n FROM information_schema.tables t "
+                + "LEFT JOIN information_schema.columns c USING (table_schema, table_name) "
+                + "WHERE t.table_name IN (SELECT table_name FROM information_schema.columns WHERE column_name = 'big') "
+                + "AND t.table_name = ? GROUP BY t.table_name";
+        try (Connection c = connect(TestSecurity.ADMIN_KEY)) {
+            assertThat(rows(c, keys, t)).containsExactly(t + " id PRIMARY KEY", t + " name UNIQUE");
+            assertThat(rows(c, counted, t)).containsExactly(t + " 7");
+        }
+        assertThat(sql.rows(keys, t)).containsExactly(List.of(t, "id", "PRIMARY KEY"), List.of(t, "name", "UNIQUE"));
+        assertThat(sql.rows(counted, t)).containsExactly(List.of(t, "7"));
+        try (Connection c = connect(TestSecurity.jwt("pgw-outsider", "nobody_role"))) {
+            assertThat(rows(c, keys, t)).isEmpty();
+        }
+        HttpResponse<String> outsider = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + port + "/v1/sql")).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + TestSecurity.jwt("pgw-outsider", "nobody_role"))
+                .POST(HttpRequest.BodyPublishers.ofString(ServiceHttp.sql(counted, t))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(outsider.statusCode()).as(outsider.body()).isEqualTo(200);
+        assertThat(SqlClient.JSON.readTree(outsider.body()).get("results").get(0).get("rows")).isEmpty();
+        // An unknown relation of a system schema is an unknown table, where it is named.
+        sql.fails(404, "UNKNOWN_TABLE", "SELECT * FROM information_schema.nope");
     }
 
     @Test

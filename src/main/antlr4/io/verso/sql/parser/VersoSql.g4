@@ -300,6 +300,7 @@ fromPrimary
     : relationPrimary systemTime? asOf* (AS? alias=identifier columnAliases?)?       #relation
     | LPAREN query RPAREN systemTime? asOf* AS? alias=identifier columnAliases?      #derivedTable
     | LPAREN fromItem RPAREN                                             #parenthesizedFrom
+    | functionName LPAREN (expression (COMMA expression)*)? RPAREN (AS? alias=identifier columnAliases?)?  #functionTable
     ;
 
 relationPrimary
@@ -402,6 +403,7 @@ primaryExpression
     | QUESTION                                                                  #parameter
     | CAST LPAREN expression AS typeName RPAREN                                 #cast
     | primaryExpression DOUBLE_COLON typeName                                   #castOperator
+    | primaryExpression LBRACKET index=expression RBRACKET                      #subscript
     | CASE operand=expression? whenClause+ (ELSE elseExpression=expression)? END  #caseExpression
     | EXISTS LPAREN query RPAREN                                                #exists
     | LPAREN query RPAREN                                                       #scalarSubquery
@@ -515,7 +517,7 @@ ROLE: R O L E; WRITE: W R I T E;
 EQ: '='; NEQ: '<>' | '!='; LT: '<'; LTE: '<='; GT: '>'; GTE: '>=';
 PLUS: '+'; MINUS: '-'; ASTERISK: '*'; SLASH: '/'; PERCENT: '%'; CONCAT: '||';
 DOUBLE_COLON: '::'; DARROW: '->>'; ARROW: '->'; HASH_DARROW: '#>>'; HASH_ARROW: '#>'; CONTAINS: '@>';
-LPAREN: '('; RPAREN: ')'; COMMA: ','; DOT: '.'; SEMI: ';'; QUESTION: '?';
+LPAREN: '('; RPAREN: ')'; LBRACKET: '['; RBRACKET: ']'; COMMA: ','; DOT: '.'; SEMI: ';'; QUESTION: '?';
 
 STRING: '\'' ( ~'\'' | '\'\'' )* '\'';
 INTEGER_VALUE: DIGIT+;

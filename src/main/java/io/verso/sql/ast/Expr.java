@@ -83,12 +83,13 @@ public sealed interface Expr {
     record Over(Query.WindowSpec spec, Ident name) {
     }
 
-    /** The SQL-standard call forms with keywords between arguments. */
-    enum SpecialForm { EXTRACT, POSITION, SUBSTRING, TRIM_BOTH, TRIM_LEADING, TRIM_TRAILING }
+    /** The SQL-standard call forms with keywords between arguments, and an array's subscript. */
+    enum SpecialForm { EXTRACT, POSITION, SUBSTRING, TRIM_BOTH, TRIM_LEADING, TRIM_TRAILING, SUBSCRIPT }
 
     /**
      * {@code extract(field FROM x)} (field in {@code text}), {@code position(a IN b)},
-     * {@code substring(x FROM a [FOR b])}, {@code trim([side] [chars] FROM x)} (args: x, then chars).
+     * {@code substring(x FROM a [FOR b])}, {@code trim([side] [chars] FROM x)} (args: x, then chars),
+     * {@code a[i]} (args: a, then i).
      */
     record Special(SpecialForm form, String text, List<Expr> args, Pos pos) implements Expr {
     }

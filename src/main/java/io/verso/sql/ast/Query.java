@@ -54,10 +54,19 @@ public record Query(List<Cte> with, Body body, List<SortItem> orderBy, AsOf asOf
 
     /**
      * A name in FROM: a table, a view, a CTE, {@code history(table)} or {@code changes(table)}, with its own AS OF (or
-     * null), alias (or null) and column aliases (empty when none).
+     * null), alias (or null) and column aliases (empty when none). {@code schema} is null but for a relation of a
+     * system schema ({@code information_schema.tables}): the only names that are ever schema-qualified.
      */
-    public record TableRef(Ident name, boolean history, boolean changes, AsOf asOf, Ident alias,
+    public record TableRef(Ident schema, Ident name, boolean history, boolean changes, AsOf asOf, Ident alias,
                            List<Ident> columnAliases, Pos pos) implements FromItem {
+        /** The schemas whose relations the service makes from its catalog, as PostgreSQL's clients read them. */
+        public static final List<String> SYSTEM_SCHEMAS = List.of("information_schema", "pg_catalog");
+
+        public TableRef(Ident name, boolean history, boolean changes, AsOf asOf, Ident alias,
+                        List<Ident> columnAliases, Pos pos) {
+            this(null, name, history, changes, asOf, alias, columnAliases, pos);
+        }
+
         public TableRef(Ident name, boolean history, AsOf asOf, Ident alias, List<Ident> columnAliases, Pos pos) {
             this(name, history, false, asOf, alias, columnAliases, pos);
         }
@@ -69,6 +78,17 @@ public record Query(List<Cte> with, Body body, List<SortItem> orderBy, AsOf asOf
 
         public String visibleName() {
             return alias != null ? alias.name() : name.name();
+        }
+    }
+
+    /**
+     * A function in FROM, {@code generate_series(1, 3) AS i}: the rows of a set-returning function, or the one
+     * row of another; {@code alias} null when none is given (the function's name is then the relation's).
+     */
+    public record FunctionTable(Expr.FunctionCall call, Ident alias, List<Ident> columnAliases, Pos pos)
+            implements FromItem {
+        public String visibleName() {
+            return alias != null ? alias.name() : call.name().name();
         }
     }
 
