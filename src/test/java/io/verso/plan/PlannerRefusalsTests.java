@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -280,6 +279,72 @@ class PlannerRefusalsTests {
         VersoException.UserError refusal = refusal(statement, parameters(row.size() > 3 ? row.getString(3) : null));
         assertThat(refusal.code() + " " + refusal.line() + ":" + refusal.column()).as(refusal.getMessage())
                 .isEqualTo(row.getString(1) + " " + row.getString(2));
+    }
+
+    /**
+     * The limits on a statement's size, each refused where it is passed: parentheses nested past 200, queries past
+     * 32 levels, more than 128 relations, more than 40,256 literals or 20,000 expression terms in a read.
+     */
+    @Test
+    void limitsAreRefusedWhereTheyArePassed() {
+        String parentheses = "SELECT " + "(".repeat(201) + "1" + ")".repeat(201);
+        assertRefused(parentheses, ErrorCode.NESTING_TOO_DEEP, 1, "SELECT ".length() + 201);
+        String queries = "SELECT * FROM " + "(SELECT * FROM ".repeat(33) + "items" + ") AS q".repeat(33);
+        assertRefused(queries, ErrorCode.NESTING_TOO_DEEP, 1, "SELECT * FROM ".length() + "(SELECT * FROM ".length() * 32 + 2);
+        String relations = "SELECT 1 FROM " + "items, ".repeat(128) + "items";
+        // Each table read counts twice (its relation and its binding): the 65th is refused, not the 129th.
+        assertRefused(relations, ErrorCode.TOO_MANY_RELATIONS, 1, "SELECT 1 FROM ".length() + "items, ".length() * 64 + 1);
+        String literals = "SELECT " + "1 + ".repeat(41_000) + "1";
+        assertRefused(literals, ErrorCode.STATEMENT_TOO_LARGE, 1, "SELECT ".length() + "1 + ".length() * 40_256 + 1);
+        // The 20,001st term: 1, the IN, its value and the list before it.
+        String terms = "SELECT 1 FROM items WHERE id IN (" + "id, ".repeat(20_001) + "id)";
+        assertRefused(terms, ErrorCode.STATEMENT_TOO_LARGE, 1, "SELECT 1 FROM items WHERE id IN (".length()
+                + "id, ".length() * 19_997 + 1);
+    }
+
+    /** Codes the limits test above asserts. */
+    private static final Set<ErrorCode> LIMITS = EnumSet.of(ErrorCode.NESTING_TOO_DEEP,
+            ErrorCode.TOO_MANY_RELATIONS, ErrorCode.STATEMENT_TOO_LARGE);
+
+    /**
+     * Codes the parser, analyzers, planner and compiler raise that no statement text raises when it is planned,
+     * each with where it is tested instead. Empty today: every code those packages raise is in the table above.
+     */
+    private static final Map<ErrorCode, String> NOT_FROM_TEXT_AT_PLAN_TIME = Map.of();
+
+    /**
+     * Every code raised in sql/, analyze/, plan/ and compile/ is in the table, among {@link #LIMITS}, or listed in
+     * {@link #NOT_FROM_TEXT_AT_PLAN_TIME}: a new refusal fails here until it has a case.
+     */
+    @Test
+    void everyCodeRaisedBeforeExecutionHasACase() throws IOException, ReflectiveOperationException {
+        Set<ErrorCode> raised = new TreeSet<>();
+        Pattern code = Pattern.compile("ErrorCode\\.([A-Z_]+)");
+        for (String stage : List.of("sql", "analyze", "plan", "compile")) {
+            try (Stream<Path> files = Files.walk(Path.of("src/main/java/io/verso", stage))) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                    Matcher m = code.matcher(Files.readString(file));
+                    while (m.find()) {
+                        raised.add(ErrorCode.valueOf(m.group(1)));
+                    }
+                }
+            }
+        }
+        assertThat(raised).as("codes found in the main sources").contains(ErrorCode.SYNTAX_ERROR, ErrorCode.UNKNOWN_TABLE);
+        Set<ErrorCode> tested = EnumSet.copyOf(LIMITS);
+        String table = getClass().getDeclaredMethod("refusedAtTheOffendingText", ArgumentsAccessor.class)
+                .getAnnotation(CsvSource.class).textBlock();
+        for (String line : table.strip().split("\n")) {
+            tested.add(ErrorCode.valueOf(line.split("\\|")[1].strip()));
+        }
+        tested.addAll(NOT_FROM_TEXT_AT_PLAN_TIME.keySet());
+        assertThat(tested).as("codes with a case").containsAll(raised);
+    }
+
+    private void assertRefused(String text, ErrorCode code, int line, int column) {
+        VersoException.UserError refusal = refusal(text, List.of());
+        assertThat(refusal.code() + " " + refusal.line() + ":" + refusal.column()).as(refusal.getMessage())
+                .isEqualTo(code + " " + line + ":" + column);
     }
 
     private VersoException.UserError refusal(String text, List<Object> parameters) {
