@@ -48,11 +48,13 @@ public final class DdlAnalyzer {
         if (mode == TableMode.APPEND) {
             if (hasOrdering || !create.groups().isEmpty()) {
                 throw VersoException.at(ErrorCode.ORDERING_ON_APPEND_TABLE, "an APPEND table takes no VALID BY, "
-                        + "REVISION BY or ATTRIBUTE GROUP: it keeps every row, so nothing is ordered", create.pos());
+                        + "REVISION BY or ATTRIBUTE GROUP: it keeps every row, so nothing is ordered",
+                        hasOrdering ? concat(tableOrdering).get(0).pos() : create.groups().get(0).pos());
             }
             if (!create.primaryKey().isEmpty()) {
                 throw VersoException.at(ErrorCode.INVALID_DEFINITION,
-                        "an APPEND table has no primary key: use UPSERT or VERSIONED for keyed rows", create.pos());
+                        "an APPEND table has no primary key: use UPSERT or VERSIONED for keyed rows",
+                        create.primaryKey().get(0).pos());
             }
         } else if (create.primaryKey().isEmpty()) {
             throw VersoException.at(ErrorCode.PRIMARY_KEY_REQUIRED,

@@ -862,7 +862,7 @@ public final class ReadAnalyzer {
             ColumnType.from(c.type());
             expr(c.value(), frame, clause);
         } else if (expr instanceof Expr.Subquery s) {
-            query(s.query(), frame, frame.ctes, frame.asOf, frame.depth + 1);
+            subqueryOfOneColumn(s.query(), frame, s.pos());
         } else if (expr instanceof Expr.Exists e) {
             query(e.query(), frame, frame.ctes, frame.asOf, frame.depth + 1);
         } else if (expr instanceof Expr.InSubquery in) {

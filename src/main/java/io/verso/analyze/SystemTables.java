@@ -319,7 +319,7 @@ public final class SystemTables {
         if (!delete.at().isEmpty()) {
             throw VersoException.at(ErrorCode.INVALID_AT_CLAUSE, "AT does not apply to " + table.name() + ", "
                     + (table.mode() == TableMode.APPEND ? "an APPEND table" : "a system-versioned table")
-                    + ": its versions are ordered by commit", delete.pos());
+                    + ": its versions are ordered by commit", delete.at().get(0).column().pos());
         }
     }
 
