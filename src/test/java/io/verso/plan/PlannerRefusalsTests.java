@@ -58,7 +58,8 @@ class PlannerRefusalsTests {
         SELECT "" FROM items                                                                             | SYNTAX_ERROR                   | 1:8
         ;                                                                                                | EMPTY_STATEMENT                | 0:0
         SELECT * FROM aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa                   | NAME_TOO_LONG                  | 1:15
-        SELECT * FROM pg_catalog.pg_class                                                                | SCHEMA_QUALIFIED_NAME          | 1:15
+        SELECT * FROM public.items                                                                       | SCHEMA_QUALIFIED_NAME          | 1:15
+        SELECT * FROM pg_catalog.pg_class                                                                | UNKNOWN_TABLE                  | 1:26
         SELECT a.b.c FROM items                                                                          | SCHEMA_QUALIFIED_NAME          | 1:8
         SELECT * FROM pg_class                                                                           | UNKNOWN_TABLE                  | 1:15
         SELECT * FROM items AS OF COMMIT 1 AS OF COMMIT 2                                                | AS_OF_DUPLICATE                | 1:36
