@@ -442,8 +442,8 @@ public final class ExprCompiler {
         long n;
         if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT || concatCall(e)) {
             n = 1;
-            for (Expr term : chainTerms(e)) {
-                n += 2 * emitted(term) + 1;
+            for (Term term : chainTerms(e)) {
+                n += 2 * emitted(term.expr()) + 1;
             }
         } else {
             long copies = e instanceof Expr.FunctionCall f && f.args().size() == 3
@@ -456,56 +456,41 @@ public final class ExprCompiler {
         return Math.min(n, Long.MAX_VALUE / 16);
     }
 
+    /** A term of a chain, and how many concatenations above it build it again ({@link #guardedConcatenation}). */
+    private record Term(Expr expr, int depth) {
+    }
+
     /** The terms of a {@code ||} chain or {@code concat(...)} call, nested chains flattened, in order. */
-    private static List<Expr> chainTerms(Expr chain) {
-        List<Expr> terms = new java.util.ArrayList<>();
-        java.util.ArrayDeque<Expr> pending = new java.util.ArrayDeque<>();
-        pending.push(chain);
+    private static List<Term> chainTerms(Expr chain) {
+        List<Term> terms = new java.util.ArrayList<>();
+        java.util.ArrayDeque<Term> pending = new java.util.ArrayDeque<>();
+        pending.push(new Term(chain, 0));
         while (!pending.isEmpty()) {
-            Expr e = pending.pop();
+            Term next = pending.pop();
+            Expr e = next.expr();
             if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
-                pending.push(bin.right());
-                pending.push(bin.left());
+                pending.push(new Term(bin.right(), next.depth() + 1));
+                pending.push(new Term(bin.left(), next.depth() + 1));
             } else if (concatCall(e)) {
+                // concat(a, b, c) builds its result once: one level above each argument.
                 List<Expr> args = ((Expr.FunctionCall) e).args();
                 for (int i = args.size() - 1; i >= 0; i--) {
-                    pending.push(args.get(i));
+                    pending.push(new Term(args.get(i), next.depth() + 1));
                 }
             } else {
-                terms.add(e);
+                terms.add(next);
             }
         }
         return terms;
     }
 
     private void guardedConcatenation(SqlBuilder b, Expr chain) {
-        List<Expr> terms = new java.util.ArrayList<>();
-        List<Integer> depths = new java.util.ArrayList<>();
-        java.util.ArrayDeque<Object[]> pending = new java.util.ArrayDeque<>();
-        pending.push(new Object[] {chain, 0});
-        while (!pending.isEmpty()) {
-            Object[] next = pending.pop();
-            Expr e = (Expr) next[0];
-            int depth = (Integer) next[1];
-            if (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.CONCAT) {
-                pending.push(new Object[] {bin.right(), depth + 1});
-                pending.push(new Object[] {bin.left(), depth + 1});
-            } else if (concatCall(e)) {
-                // concat(a, b, c) builds its result once: one level above each argument.
-                List<Expr> args = ((Expr.FunctionCall) e).args();
-                for (int i = args.size() - 1; i >= 0; i--) {
-                    pending.push(new Object[] {args.get(i), depth + 1});
-                }
-            } else {
-                terms.add(e);
-                depths.add(depth);
-            }
-        }
+        List<Term> terms = chainTerms(chain);
         b.sql("(CASE WHEN verso.concat_fits(ARRAY[");
         for (int i = 0; i < terms.size(); i++) {
             b.sql(i == 0 ? "" : ", ");
-            textLength(b, terms.get(i));
-            b.sql(" * ").number(depths.get(i));
+            textLength(b, terms.get(i).expr());
+            b.sql(" * ").number(terms.get(i).depth());
         }
         b.sql("], ").guardedValues().sql(") THEN ");
         concatenationTree(b, chain);
