@@ -126,12 +126,18 @@ class BadInputTests extends IntegrationTest {
 
     @Test
     void nothingOutsideTheCatalogIsReachable() {
-        refused(400, "SCHEMA_QUALIFIED_NAME", "SELECT * FROM pg_catalog.pg_class");
+        // pg_catalog and information_schema hold only the relations Verso makes from its own catalog.
+        refused(404, "UNKNOWN_TABLE", "SELECT * FROM pg_catalog.pg_class");
+        refused(404, "UNKNOWN_TABLE", "SELECT * FROM information_schema.role_table_grants");
         refused(400, "SCHEMA_QUALIFIED_NAME", "SELECT * FROM verso.user_tables");
+        refused(400, "SCHEMA_QUALIFIED_NAME", "SELECT * FROM public.user_tables");
         refused(404, "UNKNOWN_TABLE", "SELECT * FROM pg_class");
         refused(404, "UNKNOWN_TABLE", "SELECT * FROM user_tables");
         refused(400, "UNKNOWN_FUNCTION", "SELECT pg_sleep(1) FROM $t");
-        refused(400, "UNKNOWN_FUNCTION", "SELECT current_setting('is_superuser') FROM $t");
+        // current_setting reads the few settings Verso reports to clients, never the storage database's own.
+        refused(400, "INVALID_EXPRESSION", "SELECT current_setting('data_directory') FROM $t");
+        refused(400, "INVALID_EXPRESSION", "SELECT current_setting(v) FROM $t");
+        assertThat(sql.rows("SELECT current_setting('is_superuser')")).isEqualTo(List.of(List.of("off")));
         refused(400, "SYNTAX_ERROR", "SELECT * FROM $t; DROP SCHEMA verso CASCADE --");
         // x::type is the dialect's cast, over the dialect's types only.
         refused(400, "UNKNOWN_TYPE", "SELECT v::regclass FROM $t");
