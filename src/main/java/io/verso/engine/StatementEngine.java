@@ -644,12 +644,23 @@ public class StatementEngine {
 
                 @Override
                 public List<SystemSchemas.View> views() {
-                    return listingViews ? List.of() : readableViews();
+                    if (listingViews) {
+                        return List.of();
+                    }
+                    if (readableViews == null) {
+                        readableViews = readableViews();
+                    }
+                    return readableViews;
                 }
             });
         }
 
         private boolean listingViews;
+        /**
+         * The views the running statement's system relations list, read once for all of them (each costs a read
+         * for no rows); forgotten at each statement, as view DDL before it may have changed them.
+         */
+        private List<SystemSchemas.View> readableViews;
 
         private List<SystemSchemas.View> readableViews() {
             listingViews = true;
@@ -792,6 +803,7 @@ public class StatementEngine {
          */
         private StatementResult execute(Statement statement) {
             needed = Planner.targetPrivileges(statement);
+            readableViews = null;
             if (writes && statement.writes()) {
                 guardDerived(statement);
                 if (!(statement instanceof Statement.RowWrite || statement instanceof Statement.Access)) {
