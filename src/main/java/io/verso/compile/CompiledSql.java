@@ -3,8 +3,9 @@ package io.verso.compile;
 import java.util.List;
 
 /**
- * SQL text with its bind values in placeholder order. Values are plain Java values, or
- * {@link ArrayBind} for the column arrays that set-based writes unnest.
+ * SQL text with its bind values in placeholder order. Values are plain Java values, {@link TextBind} for a
+ * string where text is what PostgreSQL would take it for, or {@link ArrayBind} for the column arrays that
+ * set-based writes unnest.
  */
 public record CompiledSql(String sql, List<Object> binds) {
 
@@ -13,6 +14,20 @@ public record CompiledSql(String sql, List<Object> binds) {
         @Override
         public String toString() {
             return elementType + java.util.Arrays.toString(values);
+        }
+    }
+
+    /**
+     * A string sent typed {@code text}, not untyped as other strings are (stringtype=unspecified): for the
+     * operand of a CAST and a comparison with a text column, where text is what PostgreSQL would infer. A
+     * statement whose every bind is typed needs no Describe of its parameters, and pgjdbc sends a described
+     * statement whose rows have a column of variable width only after a Sync of its own (a round trip, to
+     * keep the receive buffer from filling): typing the binds of the hot reads saves one round trip each.
+     */
+    public record TextBind(String value) {
+        @Override
+        public String toString() {
+            return value;
         }
     }
 
@@ -29,8 +44,8 @@ public record CompiledSql(String sql, List<Object> binds) {
         if (value == null) {
             return "NULL";
         }
-        if (value instanceof String s) {
-            return "'" + s + "'";
+        if (value instanceof String || value instanceof TextBind) {
+            return "'" + value + "'";
         }
         return value + " (" + value.getClass().getSimpleName() + ")";
     }

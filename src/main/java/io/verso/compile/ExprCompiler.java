@@ -117,7 +117,13 @@ public final class ExprCompiler {
             b.sql(n.negated() ? " IS NOT NULL)" : " IS NULL)");
         } else if (expr instanceof Expr.Cast c) {
             b.sql("CAST(");
-            emit(b, c.value());
+            String text = castText(c.value());
+            if (text != null) {
+                // Read by the type's input function either way: typed text it needs no inference.
+                b.bind(new CompiledSql.TextBind(text));
+            } else {
+                emit(b, c.value());
+            }
             b.sql(" AS ").sql(ColumnType.from(c.type()).sql()).sql(")");
         } else if (expr instanceof Expr.Case c) {
             b.sql("CASE");
@@ -394,6 +400,14 @@ public final class ExprCompiler {
                 return value;
             }
         }
+    }
+
+    /** The string a CAST's operand is when it is a string literal or a request parameter holding one, else null. */
+    private String castText(Expr value) {
+        if (value instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
+            return lit.text();
+        }
+        return value instanceof Expr.Parameter p && parameter(params.get(p.index())) instanceof String text ? text : null;
     }
 
     /** A request parameter as a bind value: numbers keep their precision, JSON structures become text. */

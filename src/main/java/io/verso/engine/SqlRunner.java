@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import javax.sql.DataSource;
+import org.postgresql.util.PGobject;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -358,6 +359,11 @@ public class SqlRunner {
             int index = i + 1;
             if (value == null) {
                 ps.setNull(index, Types.NULL);
+            } else if (value instanceof CompiledSql.TextBind text) {
+                PGobject typed = new PGobject();
+                typed.setType("text");
+                typed.setValue(text.value());
+                ps.setObject(index, typed);
             } else if (value instanceof ArrayBind array) {
                 ps.setArray(index, connection.createArrayOf(array.elementType(), array.values()));
             } else if (value instanceof Integer v) {

@@ -42,9 +42,15 @@ class CommitLogLookupTests extends IntegrationTest {
             for (CompiledSql state : List.of(commits.readAlone(List.of("lw_quiet"), new CompiledSql("SELECT 1", List.of())),
                     commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"), new CompiledSql("SELECT 1", List.of())),
                     commits.tableState("lw_quiet"))) {
-                String plan = String.join("\n", sql.texts(new CompiledSql("EXPLAIN " + state.sql(), state.binds()))
-                        .stream().map(row -> row[0]).toList());
-                assertThat(plan).as(state.sql()).contains("commit_tables_by_table").doesNotContain("commit_tables_pkey");
+                List<String> plan = sql.texts(new CompiledSql("EXPLAIN " + state.sql(), state.binds()))
+                        .stream().map(row -> row[0]).toList();
+                assertThat(String.join("\n", plan)).as(state.sql()).contains("commit_tables_by_table");
+                // The log's newest entries first only for the table written by every commit: found at once.
+                for (int i = 0; i < plan.size(); i++) {
+                    if (plan.get(i).contains("commit_tables_pkey")) {
+                        assertThat(plan.get(i + 1)).as(String.join("\n", plan)).contains("'lw_busy'");
+                    }
+                }
             }
             List<String[]> read = sql.texts(commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"),
                     new CompiledSql("SELECT 1", List.of())));
@@ -53,6 +59,35 @@ class CommitLogLookupTests extends IntegrationTest {
                     .get(0)[2]).isEqualTo(String.valueOf(from));
             assertThat(sql.texts(commits.readAlone(List.of("lw_never"), new CompiledSql("SELECT 1", List.of())))
                     .get(0)[2]).isNull();
+            status.setRollbackOnly();
+        });
+    }
+
+    /**
+     * PostgreSQL plans the one-key read's statement once per connection, not at every read: its generic plan
+     * costs what a custom one does (an array of table names estimated at ten made it look ten times dearer,
+     * and each read was planned anew, 0.2-0.4 ms of PostgreSQL's CPU). Its binds are typed, so pgjdbc sends it
+     * without a Sync of its own first (CompiledSql.TextBind).
+     */
+    @Test
+    void theOneKeyReadIsPlannedOnceAndItsBindsAreTyped() {
+        TransactionTemplate oneSession = new TransactionTemplate(transactions);
+        oneSession.executeWithoutResult(status -> {
+            SqlRunner sql = new SqlRunner(jdbc);
+            CommitProtocol commits = new CommitProtocol(sql, null);
+            CompiledSql query = new CompiledSql("SELECT * FROM (VALUES (1, 'one'), (2, 'two')) AS t(k, v) WHERE k = "
+                    + "CAST(? AS bigint)", List.of(new CompiledSql.TextBind("2")));
+            for (List<String> tables : List.of(List.of("pl_one"), List.of("pl_one", "pl_two"))) {
+                CompiledSql read = commits.readAlone(tables, query);
+                assertThat(read.binds()).allMatch(b -> b instanceof CompiledSql.TextBind || b instanceof Long);
+                for (int i = 0; i < 12; i++) {
+                    assertThat(sql.texts(read).get(0)[5]).isEqualTo("two");
+                }
+                Long generic = jdbc.queryForObject("SELECT generic_plans FROM pg_prepared_statements WHERE statement = ?",
+                        Long.class, read.sql().replace("?", "$%d").formatted(
+                                java.util.stream.IntStream.rangeClosed(1, read.binds().size()).boxed().toArray()));
+                assertThat(generic).as(read.sql()).isPositive();
+            }
             status.setRollbackOnly();
         });
     }
