@@ -119,7 +119,7 @@ public final class ExprCompiler {
             b.sql("CAST(");
             String text = castText(c.value());
             if (text != null) {
-                // Read by the type's input function either way: typed text it needs no inference.
+                // The type's input function reads it either way; typed text needs no inference (CompiledSql.TextBind).
                 b.bind(new CompiledSql.TextBind(text));
             } else {
                 emit(b, c.value());

@@ -142,7 +142,8 @@ final class CommitProtocol {
     CompiledSql tableState(String table) {
         return new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
                 .sql("(SELECT version FROM verso.catalog_version), ")
-                .sql("coalesce((" + LAST_WRITE).bind(new CompiledSql.TextBind(table)).sql(LAST_WRITE_ORDER + "), 0)").build();
+                .sql("coalesce((" + LAST_WRITE).bind(new CompiledSql.TextBind(table))
+                .sql(LAST_WRITE_ORDER + "), 0)").build();
     }
 
     /** The columns {@link #readAlone} puts before the query's: the state's three and the marker. */
