@@ -22,6 +22,14 @@ public record BoundSelect(Query query, IdentityHashMap<Query.TableRef, Binding> 
         this(query, bindings, outputs, relations, columns, new IdentityHashMap<>(), Set.of());
     }
 
+    /**
+     * Whether it reads a relation of a system schema (in a view's body too): those rows are the catalog as it
+     * is now, at no commit, so such a read is never one pinned to fixed commits.
+     */
+    public boolean readsSystem() {
+        return bindings.values().stream().anyMatch(SystemRead.class::isInstance);
+    }
+
     /** What a name in FROM stands for. */
     public sealed interface Binding {
     }

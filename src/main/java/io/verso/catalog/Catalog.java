@@ -172,6 +172,16 @@ public class Catalog {
         changed();
     }
 
+    /**
+     * Marks, in the caller's transaction, a view made or dropped: views are kept beside the tables
+     * ({@link Views}), and what reads by catalog version (a replica's freshness, information_schema's
+     * listing, a read AS OF a commit through a view) must see the change as a new version.
+     */
+    @Transactional
+    public void viewsChanged() {
+        changed();
+    }
+
     @Transactional(readOnly = true)
     public List<TableDef> all() {
         return tables.findAllByOrderByName().stream().map(Catalog::toDef).toList();

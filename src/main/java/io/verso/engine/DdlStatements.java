@@ -130,6 +130,8 @@ final class DdlStatements {
                     + "same name: give them aliases", create.query().pos());
         }
         views.create(new ViewDef(name, names, create.text()), request.commit());
+        catalog.viewsChanged();
+        request.catalogChanged();
         request.touch(name, 0);
         return new StatementResult.Changed("CREATE VIEW", name, true, null);
     }
@@ -146,6 +148,8 @@ final class DdlStatements {
             }
             throw VersoException.at(ErrorCode.UNKNOWN_TABLE, "unknown view '" + name + "'", drop.name().pos());
         }
+        catalog.viewsChanged();
+        request.catalogChanged();
         request.touch(name, 0);
         return new StatementResult.Changed("DROP VIEW", name, true, null);
     }

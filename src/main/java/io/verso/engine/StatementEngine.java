@@ -895,7 +895,8 @@ public class StatementEngine {
             }
             ResultReader.Table table = sql.query(compiled, rs -> ResultReader.read(rs, budget));
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
-            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit) && !asOf.openByTime();
+            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit) && !asOf.openByTime()
+                    && !bound.readsSystem();
             readPast |= pinned;
             Long at = readAt(bound);
             if (writes && bound.relations().stream().anyMatch(r -> r.asOf() == null)) {
