@@ -59,20 +59,30 @@ final class ResourceLimits {
      * the driver's there; temp_file_limit is not needed by the one-key reads that run so (no sort, no hash).
      */
     CompiledSql sessionSettings() {
-        return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(workMem)
-                .sql(", false), set_config('verso.max_concat_bytes', ").bind(concatBytes)
-                .sql(", false), set_config('verso.max_recursive_rows', ").bind(recursiveRows).sql(", false)").build();
+        return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(text(workMem))
+                .sql(", false), set_config('verso.max_concat_bytes', ").bind(text(concatBytes))
+                .sql(", false), set_config('verso.max_recursive_rows', ").bind(text(recursiveRows))
+                .sql(", false)").build();
     }
 
     /** The settings as select-list items: {@code set_config(...), ...}, the statement timeout first. */
     SqlBuilder settings(SqlBuilder b, SqlRunner sql) {
-        b.sql("set_config('statement_timeout', ").bind(timeout).sql(", true), set_config('work_mem', ").bind(workMem)
-                .sql(", true), set_config('verso.max_concat_bytes', ").bind(concatBytes)
-                .sql(", true), set_config('verso.max_recursive_rows', ").bind(recursiveRows).sql(", true)");
+        b.sql("set_config('statement_timeout', ").bind(text(timeout)).sql(", true), set_config('work_mem', ")
+                .bind(text(workMem))
+                .sql(", true), set_config('verso.max_concat_bytes', ").bind(text(concatBytes))
+                .sql(", true), set_config('verso.max_recursive_rows', ").bind(text(recursiveRows)).sql(", true)");
         if (tempFileLimit != null && tempFileSettable(sql)) {
-            b.sql(", set_config('temp_file_limit', ").bind(tempFileLimit).sql(", true)");
+            b.sql(", set_config('temp_file_limit', ").bind(text(tempFileLimit)).sql(", true)");
         }
         return b;
+    }
+
+    /**
+     * A setting's value sent typed text, as set_config takes it: a statement with no untyped bind is not described
+     * first, and pgjdbc sends no Sync round trip of its own before it (CompiledSql.TextBind).
+     */
+    static CompiledSql.TextBind text(String value) {
+        return new CompiledSql.TextBind(value);
     }
 
     private boolean tempFileSettable(SqlRunner sql) {

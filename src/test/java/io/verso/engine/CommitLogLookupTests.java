@@ -24,6 +24,8 @@ class CommitLogLookupTests extends IntegrationTest {
     JdbcTemplate jdbc;
     @Autowired
     PlatformTransactionManager transactions;
+    @Autowired
+    io.verso.config.VersoProperties properties;
 
     @Test
     void aTableWrittenLongAgoIsFoundByTheIndexByTable() {
@@ -88,6 +90,27 @@ class CommitLogLookupTests extends IntegrationTest {
                                 java.util.stream.IntStream.rangeClosed(1, read.binds().size()).boxed().toArray()));
                 assertThat(generic).as(read.sql()).isPositive();
             }
+            status.setRollbackOnly();
+        });
+    }
+
+    /**
+     * The resource limits every transaction sets first (a writer's first statement, a read's state) go typed:
+     * an untyped string makes pgjdbc describe the statement and send a Sync round trip of its own before it.
+     */
+    @Test
+    void theSettingsEveryTransactionBeginsWithAreSentTyped() {
+        ResourceLimits limits = new ResourceLimits(properties);
+        SqlRunner sql = new SqlRunner(jdbc);
+        new TransactionTemplate(transactions).executeWithoutResult(status -> {
+            CompiledSql settings = limits.settings(new io.verso.compile.SqlBuilder().sql("SELECT "), sql).build();
+            assertThat(settings.binds()).hasSizeGreaterThanOrEqualTo(4).allMatch(CompiledSql.TextBind.class::isInstance);
+            sql.texts(settings);
+            assertThat(jdbc.queryForObject("SELECT current_setting('statement_timeout')", String.class))
+                    .isEqualTo(properties.statementTimeout().toSeconds() + "s");
+            CompiledSql session = limits.sessionSettings();
+            assertThat(session.binds()).hasSize(3).allMatch(CompiledSql.TextBind.class::isInstance);
+            assertThat(sql.texts(session)).hasSize(1);
             status.setRollbackOnly();
         });
     }
