@@ -9,8 +9,6 @@ interface TableRepository extends ListCrudRepository<TableRecord, Long> {
 
     Optional<TableRecord> findByName(String name);
 
-    List<TableRecord> findAllByOrderByName();
-
     @Query("SELECT table_id FROM verso.user_indexes WHERE name = :name")
     Optional<Long> findTableIdByIndexName(String name);
 }
