@@ -107,6 +107,9 @@ public final class Bench {
             }
             heap.phase("end");
             environment.putAll(environment("after"));
+            if (keyReadWarmUp != null) {
+                environment.put("service warm-up before the one-key reads", keyReadWarmUp);
+            }
             return write(w, environment, sampler.json());
         }
     }
@@ -533,9 +536,19 @@ public final class Bench {
         }
     }
 
+    /** How long the service took to warm up before the one-key reads (JitWarmUp), for the environment. */
+    private String keyReadWarmUp;
+
     /** One-key reads now and AS OF from 1, 4 and 16 clients, with the service's CPU per read. */
     private void concurrentReads(Workload w, Ingested in) throws Exception {
         ServiceCpu cpu = new ServiceCpu(config.servicePid());
+        // The reads until the service's JIT settles: measured cold, a first run reads at half the rate of a third.
+        int most = java.util.Arrays.stream(config.clients()).max().orElse(1);
+        JitWarmUp.Result warm = new JitWarmUp(config.servicePid()).run(() -> measure("warm-up", w,
+                config.concurrentReads(), most, (k, b) -> verso.row(VERSO_MAIN, w, k, b % 2 == 0 ? null
+                        : in.verso()[b])), 1);
+        keyReadWarmUp = warm.toString();
+        log("service warm-up before the one-key reads: %s", warm);
         for (boolean past : new boolean[] {false, true}) {
             for (int clients : config.clients()) {
                 heap.phase("concurrent reads");

@@ -44,6 +44,9 @@ public final class CacheBench {
     /** Whether to measure conditional GETs: false for a service that has no ETags (one before issue 26). */
     private final boolean conditional;
     private final String postmaster;
+    private final String servicePid;
+    /** How long the service took to warm up, and its JIT's share (reported with the figures). */
+    private JitWarmUp.Result warmUp;
     private long asOf;
     private String[] etags;
 
@@ -51,6 +54,7 @@ public final class CacheBench {
         this.base = args.getOrDefault("url", "http://127.0.0.1:18080");
         this.pgUrl = args.get("pg");
         this.service = new ServiceCpu(args.get("servicePid"));
+        this.servicePid = args.get("servicePid");
         this.keys = Integer.parseInt(args.getOrDefault("keys", "20000"));
         this.hot = Integer.parseInt(args.getOrDefault("hot", "2000"));
         this.clients = Integer.parseInt(args.getOrDefault("clients", "16"));
@@ -136,17 +140,20 @@ public final class CacheBench {
                 throw new IllegalStateException("no ETag on the current read of key " + k);
             }
         }
-        // Warm-up: every scenario a while, the cache filled with the hot keys.
+        // Warm-up: every scenario a while, the cache filled with the hot keys, until the service's JIT settles.
         Map<String, List<Sample>> ignored = new LinkedHashMap<>();
         measure(ignored, "warm-up", keys, directRead());
-        measure(ignored, "warm-up", keys, k -> ok(http.get(rowPath(k, null)), 200));
         for (int k = 0; k < hot; k++) {
             ok(http.get(rowPath(k, asOf)), 200);
         }
-        if (conditional) {
-            measure(ignored, "warm-up", hot, k -> ok(http.get(rowPath(k, null), "If-None-Match: " + etags[k] + "\r\n"),
-                    304));
-        }
+        warmUp = new JitWarmUp(servicePid).run(() -> {
+            measure(ignored, "warm-up", keys, k -> ok(http.get(rowPath(k, null)), 200));
+            measure(ignored, "warm-up", hot, k -> ok(http.get(rowPath(k, asOf)), 200));
+            if (conditional) {
+                measure(ignored, "warm-up", hot, k -> ok(http.get(rowPath(k, null), "If-None-Match: " + etags[k]
+                        + "\r\n"), 304));
+            }
+        }, 1);
     }
 
     private Read directRead() {
@@ -251,6 +258,7 @@ public final class CacheBench {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "## Cached reads (%d clients, %,d keys, %,d hot, %d rounds of %.0f s)%n%n",
                 clients, keys, hot, rounds, seconds));
+        md.append("Service warm-up before the rounds: ").append(warmUp).append(".\n\n");
         md.append("| scenario | reads/s (min–max) | / PostgreSQL direct | service CPU µs/read | PostgreSQL CPU µs/read |\n");
         md.append("| --- | ---: | ---: | ---: | ---: |\n");
         List<Sample> direct = samples.values().iterator().next();
