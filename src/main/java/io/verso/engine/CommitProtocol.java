@@ -64,8 +64,7 @@ final class CommitProtocol {
      */
     Writer beginWrite(List<Statement> statements) {
         List<String> named = namedTables(statements);
-        CompiledSql begin = new SqlBuilder().sql("SELECT b.* FROM verso.begin_commit(")
-                .bind(ResourceLimits.text(limits.timeout()))
+        CompiledSql begin = new SqlBuilder().sql("SELECT b.* FROM verso.begin_commit(").bind(limits.timeout())
                 .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0] : named.toArray()))
                 .sql(", ").bind(named == null).sql(") AS b").build();
         return waitingForWriters(() -> sql.queryAfter(limits.settings(new SqlBuilder().sql("SELECT "), sql).build(),

@@ -24,20 +24,26 @@ final class ResourceLimits {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResourceLimits.class);
 
-    private final String timeout;
-    private final String workMem;
-    private final String tempFileLimit;
-    private final String concatBytes;
-    private final String recursiveRows;
+    /*
+     * Each value is sent typed text, as set_config takes it: a statement with no untyped bind is not described
+     * first, and pgjdbc sends no Sync round trip of its own before it (CompiledSql.TextBind).
+     */
+    private final long timeoutMillis;
+    private final CompiledSql.TextBind timeout;
+    private final CompiledSql.TextBind workMem;
+    private final CompiledSql.TextBind tempFileLimit;
+    private final CompiledSql.TextBind concatBytes;
+    private final CompiledSql.TextBind recursiveRows;
     private volatile Boolean tempFileSettable;
 
     ResourceLimits(VersoProperties properties) {
-        this.timeout = properties.statementTimeout().toMillis() + "ms";
-        this.workMem = Math.max(64, properties.workMem().toKilobytes()) + "kB";
+        this.timeoutMillis = properties.statementTimeout().toMillis();
+        this.timeout = new CompiledSql.TextBind(timeoutMillis + "ms");
+        this.workMem = new CompiledSql.TextBind(Math.max(64, properties.workMem().toKilobytes()) + "kB");
         this.tempFileLimit = properties.tempFileLimit().toKilobytes() > 0
-                ? properties.tempFileLimit().toKilobytes() + "kB" : null;
-        this.concatBytes = Long.toString(properties.maxConcatBytes().toBytes());
-        this.recursiveRows = Long.toString(properties.maxRecursiveRows());
+                ? new CompiledSql.TextBind(properties.tempFileLimit().toKilobytes() + "kB") : null;
+        this.concatBytes = new CompiledSql.TextBind(Long.toString(properties.maxConcatBytes().toBytes()));
+        this.recursiveRows = new CompiledSql.TextBind(Long.toString(properties.maxRecursiveRows()));
     }
 
     /**
@@ -45,12 +51,12 @@ final class ResourceLimits {
      * first argument. A writer sets it before that call all the same ({@link #settings}, in the statement
      * before it): set by begin_commit's own statement, it would bound the statements after but not that one.
      */
-    String timeout() {
+    CompiledSql.TextBind timeout() {
         return timeout;
     }
 
     long timeoutMillis() {
-        return Long.parseLong(timeout.substring(0, timeout.length() - 2));
+        return timeoutMillis;
     }
 
     /**
@@ -59,30 +65,22 @@ final class ResourceLimits {
      * the driver's there; temp_file_limit is not needed by the one-key reads that run so (no sort, no hash).
      */
     CompiledSql sessionSettings() {
-        return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(text(workMem))
-                .sql(", false), set_config('verso.max_concat_bytes', ").bind(text(concatBytes))
-                .sql(", false), set_config('verso.max_recursive_rows', ").bind(text(recursiveRows))
+        return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(workMem)
+                .sql(", false), set_config('verso.max_concat_bytes', ").bind(concatBytes)
+                .sql(", false), set_config('verso.max_recursive_rows', ").bind(recursiveRows)
                 .sql(", false)").build();
     }
 
     /** The settings as select-list items: {@code set_config(...), ...}, the statement timeout first. */
     SqlBuilder settings(SqlBuilder b, SqlRunner sql) {
-        b.sql("set_config('statement_timeout', ").bind(text(timeout)).sql(", true), set_config('work_mem', ")
-                .bind(text(workMem))
-                .sql(", true), set_config('verso.max_concat_bytes', ").bind(text(concatBytes))
-                .sql(", true), set_config('verso.max_recursive_rows', ").bind(text(recursiveRows)).sql(", true)");
+        b.sql("set_config('statement_timeout', ").bind(timeout).sql(", true), set_config('work_mem', ")
+                .bind(workMem)
+                .sql(", true), set_config('verso.max_concat_bytes', ").bind(concatBytes)
+                .sql(", true), set_config('verso.max_recursive_rows', ").bind(recursiveRows).sql(", true)");
         if (tempFileLimit != null && tempFileSettable(sql)) {
-            b.sql(", set_config('temp_file_limit', ").bind(text(tempFileLimit)).sql(", true)");
+            b.sql(", set_config('temp_file_limit', ").bind(tempFileLimit).sql(", true)");
         }
         return b;
-    }
-
-    /**
-     * A setting's value sent typed text, as set_config takes it: a statement with no untyped bind is not described
-     * first, and pgjdbc sends no Sync round trip of its own before it (CompiledSql.TextBind).
-     */
-    static CompiledSql.TextBind text(String value) {
-        return new CompiledSql.TextBind(value);
     }
 
     private boolean tempFileSettable(SqlRunner sql) {
@@ -101,7 +99,8 @@ final class ResourceLimits {
             LOG.warn("PostgreSQL role {} may not set temp_file_limit, so verso.temp-file-limit ({}) is not applied: "
                     + "grant it (GRANT SET ON PARAMETER temp_file_limit TO {}, PostgreSQL 15+) or set it for the role "
                     + "(ALTER ROLE {} SET temp_file_limit = '{}') as a superuser", role == null ? "?" : role[0],
-                    tempFileLimit, role == null ? "?" : role[0], role == null ? "?" : role[0], tempFileLimit);
+                    tempFileLimit.value(), role == null ? "?" : role[0], role == null ? "?" : role[0],
+                    tempFileLimit.value());
         }
         tempFileSettable = settable;
         return settable;

@@ -54,24 +54,21 @@ final class JitWarmUp {
         long start = System.nanoTime();
         double first = compileSeconds();
         double before = first;
+        double now = first;
         int rounds = 0;
         while (rounds < MAX_ROUNDS) {
             long roundStart = System.nanoTime();
             round.run();
             rounds++;
             double wall = (System.nanoTime() - roundStart) / 1e9;
-            double now = compileSeconds();
-            if (now < 0 || before < 0) {
-                if (rounds >= fallbackRounds) {
-                    break;
-                }
-            } else if (rounds >= 2 && now - before < SETTLED * wall) {
+            now = compileSeconds();
+            boolean known = now >= 0 && before >= 0;
+            if (known ? rounds >= 2 && now - before < SETTLED * wall : rounds >= fallbackRounds) {
                 break;
             }
             before = now;
         }
-        double last = compileSeconds();
-        return new Result(rounds, (System.nanoTime() - start) / 1e9, first < 0 || last < 0 ? -1 : last - first);
+        return new Result(rounds, (System.nanoTime() - start) / 1e9, first < 0 || now < 0 ? -1 : now - first);
     }
 
     /** The JIT compilers' total time so far, in seconds, or -1 when it cannot be read. */
