@@ -4,7 +4,6 @@ import io.verso.analyze.BoundChange;
 import io.verso.analyze.BoundSelect;
 import io.verso.analyze.GroupBatch;
 import io.verso.catalog.ColumnDef;
-import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.compile.CompiledSql.ArrayBind;
@@ -12,8 +11,8 @@ import io.verso.sql.ast.Expr;
 import java.util.List;
 
 /**
- * Set-based writes: one statement per batch and group, fed by column arrays, whatever the batch
- * size. The ordering rule of the spec lives in {@link #groupWrite}: per key, the batch is reduced to
+ * Set-based writes: one statement per batch, for every group it writes, fed by column arrays, whatever
+ * the batch size. The ordering rule of the spec lives in {@link #write}: per key, the batch is reduced to
  * its greatest version, which replaces the current winner only when greater under (VALID BY,
  * REVISION BY, commit, position); every version goes to history, where the superseded winner's
  * current-until commit is closed in the same statement.
@@ -25,108 +24,229 @@ public final class WriteCompiler {
     }
 
     /**
-     * Writes a batch of one group of a keyed table. Returns one row: the number of versions written
-     * and the positions of those that became current (an int array, NULL when none did).
+     * Writes batches of a keyed table, one per attribute group written (no group twice), as one statement.
+     * Returns one row: the number of versions written, the positions of those that became current (an int
+     * array, a position once per group it won; NULL when none did), and the number of winners closed.
+     * Each group's batch is reduced and weighed against its own current winner; the current row is then
+     * written once for every group whose candidate beats its winner, so a key whose groups all win costs one
+     * update of its current row, not one per group.
      */
-    public static CompiledSql groupWrite(GroupBatch batch, long commit) {
-        TableDef table = batch.table();
-        GroupDef group = batch.group();
+    public static CompiledSql write(List<GroupBatch> batches, long commit) {
+        TableDef table = batches.get(0).table();
         List<ColumnDef> keys = table.keyColumns();
-        List<ColumnDef> columns = batch.columns();
-        List<ColumnDef> ordering = group.orderingColumns().stream().map(n -> table.column(n).orElseThrow()).toList();
-        String c = RelationCompiler.commitColumn(group.id());
-        String p = RelationCompiler.positionColumn(group.id());
-        String d = RelationCompiler.deletedColumn(group.id());
         boolean versioned = table.mode() == TableMode.VERSIONED;
-
+        boolean single = batches.size() == 1;
         SqlBuilder b = new SqlBuilder();
-        b.sql("WITH src AS (");
-        source(b, columns, batch.values(), batch.positions());
-        // ON CONFLICT cannot touch a row twice in one statement: reduce to each key's greatest version.
-        b.sql("), best AS (SELECT DISTINCT ON (");
+        b.sql("WITH ");
+        for (int i = 0; i < batches.size(); i++) {
+            candidates(b, batches.get(i), i, commit);
+        }
+        // Each key's candidates of every group, one row a key: a FULL JOIN, which PostgreSQL only ever runs
+        // as a hash or merge join, whatever it guesses of the CTEs' sizes.
+        b.sql("pick AS (SELECT ");
         list(b, keys, null);
-        b.sql(") * FROM src ORDER BY ");
+        for (int i = 0; i < batches.size(); i++) {
+            for (ColumnDef column : valueColumns(batches.get(i))) {
+                b.sql(", ").qualified("cand" + i, column.physical());
+            }
+            b.sql(", ").qualified("cand" + i, "_pos").sql(" AS ").ident("_pos" + i);
+        }
+        b.sql(" FROM cand0");
+        for (int i = 1; i < batches.size(); i++) {
+            b.sql(" FULL JOIN cand" + i + " USING (");
+            list(b, keys, null);
+            b.sql(")");
+        }
+        b.sql(")");
+        b.sql(", won AS (INSERT INTO ").table(table.currentTable()).sql(" AS cur (");
+        list(b, keys, null);
+        for (GroupBatch batch : batches) {
+            for (ColumnDef column : valueColumns(batch)) {
+                b.sql(", ").ident(column.physical());
+            }
+            int g = batch.group().id();
+            b.sql(", ").ident(RelationCompiler.commitColumn(g)).sql(", ").ident(RelationCompiler.positionColumn(g))
+                    .sql(", ").ident(RelationCompiler.deletedColumn(g));
+        }
+        b.sql(") SELECT ");
+        list(b, keys, null);
+        for (int i = 0; i < batches.size(); i++) {
+            for (ColumnDef column : valueColumns(batches.get(i))) {
+                b.sql(", ").ident(column.physical());
+            }
+            String pos = "_pos" + i;
+            b.sql(", CASE WHEN ").ident(pos).sql(" IS NULL THEN NULL ELSE ").bind(commit).sql(" END, ").ident(pos)
+                    .sql(", CASE WHEN ").ident(pos).sql(" IS NULL THEN NULL ELSE ").bind(batches.get(i).tombstone())
+                    .sql(" END");
+        }
+        b.sql(" FROM pick ON CONFLICT (");
+        list(b, keys, null);
+        b.sql(") DO UPDATE SET ");
+        boolean first = true;
+        for (GroupBatch batch : batches) {
+            int g = batch.group().id();
+            List<String> assigned = new java.util.ArrayList<>();
+            valueColumns(batch).forEach(column -> assigned.add(column.physical()));
+            assigned.addAll(List.of(RelationCompiler.commitColumn(g), RelationCompiler.positionColumn(g),
+                    RelationCompiler.deletedColumn(g)));
+            for (String column : assigned) {
+                b.sql(first ? "" : ", ").ident(column).sql(" = ");
+                first = false;
+                if (single) {
+                    // The WHERE below is this group's own test: whatever it lets through wins.
+                    b.sql("EXCLUDED.").ident(column);
+                } else {
+                    b.sql("CASE WHEN ");
+                    replaces(b, batch);
+                    b.sql(" THEN EXCLUDED.").ident(column).sql(" ELSE ").qualified("cur", column).sql(" END");
+                }
+            }
+        }
+        b.sql(" WHERE ");
+        for (int i = 0; i < batches.size(); i++) {
+            b.sql(i > 0 ? " OR " : "");
+            replaces(b, batches.get(i));
+        }
+        b.sql(" RETURNING ");
+        list(b, keys, "cur");
+        for (GroupBatch batch : batches) {
+            int g = batch.group().id();
+            b.sql(", ").qualified("cur", RelationCompiler.commitColumn(g)).sql(", ")
+                    .qualified("cur", RelationCompiler.positionColumn(g));
+        }
+        b.sql(")");
+        // Per group, the candidates that won, beside the winners they replaced, joined once: planned inside the
+        // update below, the join of two CTEs (which have no statistics) became a nested loop over every pair,
+        // 25 million for 5,000 replaced keys. A candidate won when the current row holds its commit and position.
+        for (int i = 0; i < batches.size(); i++) {
+            int g = batches.get(i).group().id();
+            b.sql(", w" + i + " AS MATERIALIZED (SELECT cand" + i + ".* FROM cand" + i + " JOIN won USING (");
+            list(b, keys, null);
+            b.sql(") WHERE ").qualified("won", RelationCompiler.commitColumn(g)).sql(" = ").bind(commit)
+                    .sql(" AND ").qualified("won", RelationCompiler.positionColumn(g)).sql(" = ")
+                    .qualified("cand" + i, "_pos").sql(")");
+        }
+        if (versioned) {
+            for (int i = 0; i < batches.size(); i++) {
+                history(b, batches.get(i), i, commit);
+            }
+        }
+        b.sql(" SELECT ");
+        sum(b, batches.size(), i -> versioned ? "(SELECT count(*) FROM ins" + i + ")" : "(SELECT count(*) FROM src" + i + ")");
+        b.sql(", (SELECT array_agg(").ident("_pos").sql(") FROM (");
+        for (int i = 0; i < batches.size(); i++) {
+            b.sql(i > 0 ? " UNION ALL " : "").sql("SELECT ").ident("_pos").sql(" FROM w" + i);
+        }
+        b.sql(") AS w), ");
+        if (versioned) {
+            sum(b, batches.size(), i -> "(SELECT count(*) FROM closed" + i + ")");
+        } else {
+            b.sql("0");
+        }
+        return b.build();
+    }
+
+    /**
+     * {@code src<i>}, {@code best<i>} and {@code cand<i>} of batch i: its rows, each key's greatest version under
+     * the group's ordering (ON CONFLICT cannot touch a row twice in one statement), and those beside the
+     * current winner they beat, read once. Only a candidate that beats the winner goes on to ON CONFLICT,
+     * which locks every conflicting row (a WAL record each) before its WHERE turns a loser away, and most
+     * writes of a busy table lose. The winner's commit and position are those of the version the write closes.
+     */
+    private static void candidates(SqlBuilder b, GroupBatch batch, int i, long commit) {
+        TableDef table = batch.table();
+        List<ColumnDef> keys = table.keyColumns();
+        int g = batch.group().id();
+        List<ColumnDef> ordering = ordering(batch);
+        String c = RelationCompiler.commitColumn(g);
+        String p = RelationCompiler.positionColumn(g);
+        String d = RelationCompiler.deletedColumn(g);
+        b.sql("src" + i + " AS (");
+        source(b, batch.columns(), batch.values(), batch.positions());
+        b.sql("), best" + i + " AS (SELECT DISTINCT ON (");
+        list(b, keys, null);
+        b.sql(") * FROM src" + i + " ORDER BY ");
         list(b, keys, null);
         for (ColumnDef o : ordering) {
             b.sql(", ").ident(o.physical()).sql(" DESC");
         }
         b.sql(", ").ident("_pos").sql(" DESC)");
-        // Each key's candidate beside its current winner, read once: only a candidate that beats the winner
-        // goes on to ON CONFLICT, which locks every conflicting row (a WAL record each) before its WHERE
-        // turns a loser away, and most writes of a busy table lose. The same test guards the update below.
-        // The winner's commit and position are those of the version the write closes.
-        b.sql(", cand AS (SELECT best.*, ").qualified("cur", c).sql(" AS ").ident("_oc").sql(", ")
-                .qualified("cur", p).sql(" AS ").ident("_op").sql(" FROM best LEFT JOIN ").table(table.currentTable())
-                .sql(" AS cur USING (");
+        b.sql(", cand" + i + " AS (SELECT best" + i + ".*, ").qualified("cur", c).sql(" AS ").ident("_oc").sql(", ")
+                .qualified("cur", p).sql(" AS ").ident("_op").sql(" FROM best" + i + " LEFT JOIN ")
+                .table(table.currentTable()).sql(" AS cur USING (");
         list(b, keys, null);
         b.sql(") WHERE ");
-        beats(b, ordering, c, p, d, "best", () -> b.bind(commit), () -> b.sql("best.").ident("_pos"));
-        b.sql(")");
-        b.sql(", won AS (INSERT INTO ").table(table.currentTable()).sql(" AS cur (");
-        list(b, columns, null);
-        b.sql(", ").ident(c).sql(", ").ident(p).sql(", ").ident(d).sql(") SELECT ");
-        list(b, columns, null);
-        b.sql(", ").bind(commit).sql(", ").ident("_pos").sql(", ").bind(batch.tombstone()).sql(" FROM cand ON CONFLICT (");
-        list(b, keys, null);
-        b.sql(") DO UPDATE SET ");
-        boolean first = true;
-        for (ColumnDef column : columns) {
-            if (column.isKey()) {
-                continue;
-            }
-            b.sql(first ? "" : ", ").ident(column.physical()).sql(" = EXCLUDED.").ident(column.physical());
-            first = false;
-        }
-        b.sql(first ? "" : ", ").ident(c).sql(" = EXCLUDED.").ident(c)
-                .sql(", ").ident(p).sql(" = EXCLUDED.").ident(p)
-                .sql(", ").ident(d).sql(" = EXCLUDED.").ident(d);
-        b.sql(" WHERE ");
-        beats(b, ordering, c, p, d, "EXCLUDED", () -> b.sql("EXCLUDED.").ident(c), () -> b.sql("EXCLUDED.").ident(p));
-        b.sql(" RETURNING ");
-        list(b, keys, "cur");
-        b.sql(", ").qualified("cur", p).sql(" AS ").ident("_pos").sql(")");
-        if (!versioned) {
-            b.sql(" SELECT (SELECT count(*) FROM src), (SELECT array_agg(").ident("_pos").sql(") FROM won)");
-            return b.build();
-        }
-        // The winners the write replaced, joined once: planned inside the update below, the join of two CTEs
-        // (which have no statistics) became a nested loop over every pair, 25 million for 5,000 replaced keys.
-        b.sql(", replaced AS MATERIALIZED (SELECT old.* FROM cand AS old JOIN won USING (");
-        list(b, keys, null);
+        String best = "best" + i;
+        beats(b, ordering, c, p, d, best, () -> b.bind(commit), () -> b.sql(best + ".").ident("_pos"));
+        b.sql("), ");
+    }
+
+    /** Whether the row ON CONFLICT proposes carries a version of {@code batch}'s group that beats the current one. */
+    private static void replaces(SqlBuilder b, GroupBatch batch) {
+        int g = batch.group().id();
+        String c = RelationCompiler.commitColumn(g);
+        String p = RelationCompiler.positionColumn(g);
+        b.sql("(EXCLUDED.").ident(p).sql(" IS NOT NULL AND (");
+        beats(b, ordering(batch), c, p, RelationCompiler.deletedColumn(g), "EXCLUDED",
+                () -> b.sql("EXCLUDED.").ident(c), () -> b.sql("EXCLUDED.").ident(p));
         b.sql("))");
-        // The superseded winner stops being current at this commit. If it was written earlier in this
-        // same commit it was never visible as the winner: it becomes a version that never was current.
-        b.sql(", closed AS (UPDATE ").table(table.historyTable()).sql(" AS h SET ")
+    }
+
+    /**
+     * Batch i's history: the superseded winners stop being current at this commit ({@code closed<i>}); if one
+     * was written earlier in this same commit it was never visible as the winner, and becomes a version that
+     * never was current. Every version goes in ({@code ins<i>}), those that won current from this commit.
+     */
+    private static void history(SqlBuilder b, GroupBatch batch, int i, long commit) {
+        TableDef table = batch.table();
+        List<ColumnDef> keys = table.keyColumns();
+        int g = batch.group().id();
+        b.sql(", closed" + i + " AS (UPDATE ").table(table.historyTable()).sql(" AS h SET ")
                 .ident("_to").sql(" = CASE WHEN h.").ident("_from").sql(" = ").bind(commit).sql(" THEN NULL ELSE ")
                 .bind(commit).sql(" END, ").ident("_from").sql(" = CASE WHEN h.").ident("_from").sql(" = ")
-                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM replaced AS old WHERE ");
+                .bind(commit).sql(" THEN NULL ELSE h.").ident("_from").sql(" END FROM w" + i + " AS old WHERE ");
         for (ColumnDef k : keys) {
             b.qualified("h", k.physical()).sql(" = ").qualified("old", k.physical()).sql(" AND ");
         }
         // The old winner was current, so it is found among the versions that were (the partition, if any).
         RelationCompiler.wasCurrent(b, "h");
-        b.sql(" AND ").qualified("h", "_g").sql(" = ").number(group.id())
+        b.sql(" AND ").qualified("h", "_g").sql(" = ").number(g)
                 .sql(" AND ").qualified("h", "_commit").sql(" = ").qualified("old", "_oc")
                 .sql(" AND ").qualified("h", "_pos").sql(" = ").qualified("old", "_op").sql(" RETURNING 1)");
-        b.sql(", ins AS (INSERT INTO ").table(table.historyTable()).sql(" (");
-        list(b, columns, null);
+        b.sql(", ins" + i + " AS (INSERT INTO ").table(table.historyTable()).sql(" (");
+        list(b, batch.columns(), null);
         b.sql(", ").ident("_g").sql(", ").ident("_commit").sql(", ").ident("_pos").sql(", ").ident("_deleted")
                 .sql(", ").ident("_from").sql(") SELECT ");
-        list(b, columns, "s");
-        b.sql(", ").number(group.id()).sql(", ").bind(commit).sql(", s.").ident("_pos").sql(", ").bind(batch.tombstone())
-                .sql(", CASE WHEN won.").ident("_pos").sql(" IS NULL THEN NULL ELSE ").bind(commit)
-                .sql(" END FROM src AS s LEFT JOIN won ON ");
+        list(b, batch.columns(), "s");
+        b.sql(", ").number(g).sql(", ").bind(commit).sql(", s.").ident("_pos").sql(", ").bind(batch.tombstone())
+                .sql(", CASE WHEN w.").ident("_pos").sql(" IS NULL THEN NULL ELSE ").bind(commit)
+                .sql(" END FROM src" + i + " AS s LEFT JOIN w" + i + " AS w ON ");
         for (ColumnDef k : keys) {
-            b.qualified("won", k.physical()).sql(" = ").qualified("s", k.physical()).sql(" AND ");
+            b.qualified("w", k.physical()).sql(" = ").qualified("s", k.physical()).sql(" AND ");
         }
-        b.sql("won.").ident("_pos").sql(" = s.").ident("_pos").sql(" RETURNING 1)");
+        b.sql("w.").ident("_pos").sql(" = s.").ident("_pos").sql(" RETURNING 1)");
         // The group's first current version, kept for AS OF (db/migration/V24): writers of one table run one
         // after another, so the first commit to record it is the lowest.
-        b.sql(", seen AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT ")
-                .number(table.id()).sql(", ").number(group.id()).sql(", ").bind(commit)
-                .sql(" FROM won LIMIT 1 ON CONFLICT DO NOTHING)");
-        b.sql(" SELECT (SELECT count(*) FROM ins), (SELECT array_agg(").ident("_pos").sql(") FROM won), (SELECT count(*) FROM closed)");
-        return b.build();
+        b.sql(", seen" + i + " AS (INSERT INTO verso.group_versions (table_id, group_id, first_commit) SELECT ")
+                .number(table.id()).sql(", ").number(g).sql(", ").bind(commit)
+                .sql(" FROM w" + i + " LIMIT 1 ON CONFLICT DO NOTHING)");
+    }
+
+    private static List<ColumnDef> ordering(GroupBatch batch) {
+        return batch.group().orderingColumns().stream().map(n -> batch.table().column(n).orElseThrow()).toList();
+    }
+
+    /** A batch's columns that are not the key's: its group's. */
+    private static List<ColumnDef> valueColumns(GroupBatch batch) {
+        return batch.columns().stream().filter(column -> !column.isKey()).toList();
+    }
+
+    private static void sum(SqlBuilder b, int n, java.util.function.IntFunction<String> term) {
+        b.sql("(");
+        for (int i = 0; i < n; i++) {
+            b.sql(i > 0 ? " + " : "").sql(term.apply(i));
+        }
+        b.sql(")");
     }
 
     /**

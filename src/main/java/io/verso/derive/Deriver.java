@@ -484,12 +484,10 @@ public class Deriver {
     }
 
     private static long write(DeriveContext request, List<io.verso.analyze.GroupBatch> batches, long commit) {
-        long versions = 0;
-        for (io.verso.analyze.GroupBatch batch : batches) {
-            List<String[]> outcome = request.texts(WriteCompiler.groupWrite(batch, commit));
-            versions += Long.parseLong(outcome.get(0)[0]);
+        if (batches.isEmpty()) {
+            return 0;
         }
-        return versions;
+        return Long.parseLong(request.texts(WriteCompiler.write(batches, commit)).get(0)[0]);
     }
 
     private static VersoException conflict(DerivedDef d, String what, Long asOf) {

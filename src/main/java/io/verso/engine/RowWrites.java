@@ -132,20 +132,19 @@ final class RowWrites {
         long current = 0;
         boolean[] rowCurrent = new boolean[rows];
         int first = position;
-        for (GroupBatch batch : batches) {
-            if (table.mode() == TableMode.APPEND) {
+        if (table.mode() == TableMode.APPEND) {
+            for (GroupBatch batch : batches) {
                 versions += sql.update(WriteCompiler.append(table, batch.columns(), batch.values(),
                         batch.positions(), request.commit()));
-                current = versions;
-                Arrays.fill(rowCurrent, true);
-            } else {
-                GroupWritten outcome = groupWrite(batch);
-                versions += outcome.versions();
-                Integer[] won = outcome.won();
-                current += won.length;
-                for (Integer p : won) {
-                    rowCurrent[p - first] = true;
-                }
+            }
+            current = versions;
+            Arrays.fill(rowCurrent, true);
+        } else {
+            GroupWritten outcome = groupsWrite(batches);
+            versions = outcome.versions();
+            current = outcome.won().length;
+            for (Integer p : outcome.won()) {
+                rowCurrent[p - first] = true;
             }
         }
         position += rows;
@@ -154,12 +153,15 @@ final class RowWrites {
                 keys(table, batches.get(0), rows), rowCurrent);
     }
 
-    /** What one group's write did: the versions it wrote, and the positions of the rows that became current. */
+    /**
+     * What a write of a keyed table's groups did: the versions it wrote, and the positions of the rows that
+     * became current, once per group in which they did.
+     */
     private record GroupWritten(long versions, Integer[] won) {
     }
 
-    private GroupWritten groupWrite(GroupBatch batch) {
-        return sql.query(WriteCompiler.groupWrite(batch, request.commit()), rs -> {
+    private GroupWritten groupsWrite(List<GroupBatch> batches) {
+        return sql.query(WriteCompiler.write(batches, request.commit()), rs -> {
             rs.next();
             java.sql.Array won = rs.getArray(2);
             return new GroupWritten(rs.getLong(1), won == null ? new Integer[0] : (Integer[]) won.getArray());
@@ -243,9 +245,9 @@ final class RowWrites {
     }
 
     /**
-     * UPDATEs of one table that each name their keys, run as one read of every row they match and one write
-     * per attribute group, where run one by one each was a read and a write of its own (a hundred key updates,
-     * two hundred round trips). Each is planned, checked and answered as it would be alone: its rows' values
+     * UPDATEs of one table that each name their keys, run as one read of every row they match and one write of
+     * every attribute group they touch, where run one by one each was a read and a write of its own (a hundred
+     * key updates, two hundred round trips). Each is planned, checked and answered as it would be alone: its rows' values
      * refused at its own position, its receipt its own, its CHECK constraints verified in turn. That holds
      * because each reads only rows no other of them writes, which the read confirms: when two of them match
      * the same key, the later must see the earlier's write, and they run one by one instead.
@@ -279,9 +281,9 @@ final class RowWrites {
         // Per row of the run, in how many groups its version became current.
         int[] wins = new int[position - first];
         long versions = 0;
-        for (List<GroupBatch> group : byGroup.values()) {
-            GroupWritten outcome = groupWrite(GroupBatch.concat(group));
-            versions += outcome.versions();
+        if (!byGroup.isEmpty()) {
+            GroupWritten outcome = groupsWrite(byGroup.values().stream().map(GroupBatch::concat).toList());
+            versions = outcome.versions();
             for (Integer p : outcome.won()) {
                 wins[p - first]++;
             }

@@ -167,21 +167,22 @@ class GoldenCompilerTests {
                 plan.queries().forEach(query -> out.add(query.render()));
                 if (plan instanceof Plan.Delete delete && delete.read() == null) {
                     BoundChange.Delete bound = delete.bound();
-                    for (GroupBatch batch : WriteAnalyzer.batches(bound.table(), WriteAnalyzer.tombstones(bound,
-                            bound.keys()), bound.table().versionedGroups(), true, 0, bound.pos())) {
-                        out.add(WriteCompiler.groupWrite(batch, 42).render());
-                    }
+                    out.add(WriteCompiler.write(WriteAnalyzer.batches(bound.table(), WriteAnalyzer.tombstones(bound,
+                            bound.keys()), bound.table().versionedGroups(), true, 0, bound.pos()), 42).render());
                 }
             } else if (statement instanceof Statement.InsertRows insert) {
                 TableDef table = lookup(insert.table().name());
                 var rows = WriteAnalyzer.rows(insert, table, params);
                 List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
                         : WriteAnalyzer.touchedGroups(table, rows.get(0).values().keySet(), insert.group());
-                for (GroupBatch batch : WriteAnalyzer.batches(table, rows, groups, false, 0,
-                        insert.pos())) {
-                    out.add(table.mode() == TableMode.APPEND
-                            ? WriteCompiler.append(table, batch.columns(), batch.values(), batch.positions(), 42).render()
-                            : WriteCompiler.groupWrite(batch, 42).render());
+                List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, groups, false, 0, insert.pos());
+                if (table.mode() == TableMode.APPEND) {
+                    for (GroupBatch batch : batches) {
+                        out.add(WriteCompiler.append(table, batch.columns(), batch.values(), batch.positions(), 42)
+                                .render());
+                    }
+                } else {
+                    out.add(WriteCompiler.write(batches, 42).render());
                 }
             } else if (statement instanceof Statement.DropTable drop) {
                 out.add(DdlCompiler.dropTable(lookup(drop.name().name())).render());

@@ -63,7 +63,10 @@ class VersionOrderingProperties {
                             new Group("ga", "a", List.of("ax"), List.of("INT")),
                             new Group("gb", "b", List.of("bts"), List.of("TSTZ")))));
 
-    /** A version to write before arrival: key, group (-1 = tombstone of every group), ordering values. */
+    /**
+     * A version to write before arrival: key, group (-1 = tombstone of every group; the number of groups = a row
+     * of every group at once, on shapes of several), ordering values.
+     */
     record Planned(int key, int group, long[] ordering) {
     }
 
@@ -80,7 +83,8 @@ class VersionOrderingProperties {
         return Arbitraries.of(SHAPES).flatMap(shape -> {
             Arbitrary<Planned> planned = Combinators.combine(
                     Arbitraries.integers().between(1, 3),
-                    Arbitraries.integers().between(-1, shape.groups().size() - 1).injectDuplicates(0.2)
+                    Arbitraries.integers().between(-1, shape.groups().size() > 1 ? shape.groups().size()
+                            : shape.groups().size() - 1).injectDuplicates(0.2)
                             .map(g -> g == -1 ? -1 : g),
                     Arbitraries.longs().between(0, 3).array(long[].class).ofSize(2)
             ).as((key, group, ordering) -> new Planned(key, group, ordering));
@@ -213,32 +217,44 @@ class VersionOrderingProperties {
                 i++;
                 continue;
             }
-            Group group = shape.groups().get(first.group());
-            List<String> columns = new ArrayList<>(List.of("k", group.payload()));
-            columns.addAll(group.ordering());
+            // The groups each row of the statement writes: one, or every group of the shape at once.
+            List<Integer> written = first.group() < shape.groups().size() ? List.of(first.group())
+                    : java.util.stream.IntStream.range(0, shape.groups().size()).boxed().toList();
+            List<String> columns = new ArrayList<>(List.of("k"));
+            for (int g : written) {
+                columns.add(shape.groups().get(g).payload());
+                columns.addAll(shape.groups().get(g).ordering());
+            }
             List<String> rows = new ArrayList<>();
             int j = i;
             while (j < request.size() && request.get(j).group() == first.group()
                     && (j == i || !statementCuts.contains(offset + j))) {
                 Planned p = request.get(j);
-                int payload = PAYLOADS.incrementAndGet();
                 List<String> marks = new ArrayList<>();
                 params.add(p.key());
-                params.add(payload);
                 marks.add("?");
-                marks.add("?");
-                for (int o = 0; o < group.ordering().size(); o++) {
-                    params.add(OrderingModel.literal(group.kinds().get(o), p.ordering()[o]));
+                for (int g : written) {
+                    Group group = shape.groups().get(g);
+                    int payload = PAYLOADS.incrementAndGet();
+                    // Groups of one row take different ordering values, so that one may win where another loses.
+                    long[] values = written.size() > 1 && group.ordering().size() == 1
+                            ? new long[] {p.ordering()[g % 2]} : ordering(group, p.ordering());
+                    params.add(payload);
                     marks.add("?");
+                    for (int o = 0; o < group.ordering().size(); o++) {
+                        params.add(OrderingModel.literal(group.kinds().get(o), values[o]));
+                        marks.add("?");
+                    }
+                    pending.add(new Version(p.key(), g, values, 0, pos, payload, false));
                 }
+                pos++;
                 rows.add("(" + String.join(", ", marks) + ")");
-                pending.add(new Version(p.key(), first.group(), ordering(group, p.ordering()), 0, pos++, payload, false));
                 j++;
             }
             text.append("UPSERT INTO ").append(table).append(" (").append(String.join(", ", columns))
                     .append(") VALUES ").append(String.join(", ", rows));
-            if (first.group() > 0) {
-                text.append(" ATTRIBUTE GROUP ").append(group.name());
+            if (written.size() == 1 && first.group() > 0) {
+                text.append(" ATTRIBUTE GROUP ").append(shape.groups().get(first.group()).name());
             }
             text.append(";\n");
             i = j;
