@@ -61,12 +61,9 @@ public final class WriteCompiler {
         b.sql(", won AS (INSERT INTO ").table(table.currentTable()).sql(" AS cur (");
         list(b, keys, null);
         for (GroupBatch batch : batches) {
-            for (ColumnDef column : valueColumns(batch)) {
-                b.sql(", ").ident(column.physical());
+            for (String column : currentColumns(batch)) {
+                b.sql(", ").ident(column);
             }
-            int g = batch.group().id();
-            b.sql(", ").ident(RelationCompiler.commitColumn(g)).sql(", ").ident(RelationCompiler.positionColumn(g))
-                    .sql(", ").ident(RelationCompiler.deletedColumn(g));
         }
         b.sql(") SELECT ");
         list(b, keys, null);
@@ -84,12 +81,7 @@ public final class WriteCompiler {
         b.sql(") DO UPDATE SET ");
         boolean first = true;
         for (GroupBatch batch : batches) {
-            int g = batch.group().id();
-            List<String> assigned = new java.util.ArrayList<>();
-            valueColumns(batch).forEach(column -> assigned.add(column.physical()));
-            assigned.addAll(List.of(RelationCompiler.commitColumn(g), RelationCompiler.positionColumn(g),
-                    RelationCompiler.deletedColumn(g)));
-            for (String column : assigned) {
+            for (String column : currentColumns(batch)) {
                 b.sql(first ? "" : ", ").ident(column).sql(" = ");
                 first = false;
                 if (single) {
@@ -239,6 +231,16 @@ public final class WriteCompiler {
     /** A batch's columns that are not the key's: its group's. */
     private static List<ColumnDef> valueColumns(GroupBatch batch) {
         return batch.columns().stream().filter(column -> !column.isKey()).toList();
+    }
+
+    /** What a batch writes of the current row: its group's columns, then the group's commit, position and tombstone. */
+    private static List<String> currentColumns(GroupBatch batch) {
+        int g = batch.group().id();
+        List<String> columns = new java.util.ArrayList<>();
+        valueColumns(batch).forEach(column -> columns.add(column.physical()));
+        columns.addAll(List.of(RelationCompiler.commitColumn(g), RelationCompiler.positionColumn(g),
+                RelationCompiler.deletedColumn(g)));
+        return columns;
     }
 
     private static void sum(SqlBuilder b, int n, java.util.function.IntFunction<String> term) {
