@@ -88,5 +88,6 @@ if [ "${BENCH_SIZE:-full}" = small ]; then
 fi
 BENCH_SERVICE_JAVA=$("$BENCH_JAVA" -version 2>&1 | head -n 1) BENCH_SERVICE_OPTS="$SERVICE_OPTS $jfr" java -Xmx2g -cp "target/test-classes:$(cat $OUT/classpath.txt)" \
   io.verso.bench.Bench --url="http://127.0.0.1:$PORT" --servicePid=$service \
-  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" --jar=target/verso-0.1.0-SNAPSHOT.jar \
+  --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" \
+  --versoDb="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres" --jar=target/verso-0.1.0-SNAPSHOT.jar \
   "${bare_args[@]}" "${size_args[@]}" "$@"

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -29,6 +31,10 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Bench {
 
     private static final String VERSO_MAIN = "bench_rest";
+    private static final String VERSO_SQL = "bench_sql";
+    private static final String VERSO_GQL = "bench_gql";
+    /** The table of the scenario that writes every attribute group (issue 26, item 7). */
+    private static final String VERSO_GROUPS = "bench_groups";
     private static final String PG_MAIN = "balances";
     private static final int BARE_WARM_UP = 20_000;
     private static final String MARIA_MAIN = "bench_balances";
@@ -43,6 +49,8 @@ public final class Bench {
     private final MariaDb maria;
     private final List<Figure> figures = new ArrayList<>();
     private final Map<String, Object> checks = new LinkedHashMap<>();
+    /** Bytes on disk of each system's main table after the ingest, and per version written. */
+    private final Map<String, Object> storage = new LinkedHashMap<>();
     private final Map<String, String> failures = new LinkedHashMap<>();
     private HeapSampler heap;
 
@@ -90,8 +98,12 @@ public final class Bench {
             warmUp(w);
             Ingested main = ingest(w);
             crossCheck(w, main);
+            storage(w);
             if (config.runs("reads")) {
                 reads(w, main);
+            }
+            if (config.runs("groups")) {
+                everyGroup(w);
             }
             if (config.runs("writers")) {
                 concurrentWriters(w);
@@ -194,9 +206,12 @@ public final class Bench {
             log("  %,.0f rows/s", peer.rowsPerSecond());
         }
         long[] versoCommits = new long[n];
-        String[][] surfaces = {{"REST POST /v1/tables/{t}/rows", VERSO_MAIN}, {"POST /v1/sql (UPSERT … VALUES)", "bench_sql"},
-                {"GraphQL upsert_<table>", "bench_gql"}};
+        String[][] surfaces = {{"REST POST /v1/tables/{t}/rows", VERSO_MAIN, "rest"},
+                {"POST /v1/sql (UPSERT … VALUES)", VERSO_SQL, "sql"}, {"GraphQL upsert_<table>", VERSO_GQL, "gql"}};
         for (int s = 0; s < surfaces.length; s++) {
+            if (!config.surfaces().contains(surfaces[s][2])) {
+                continue;
+            }
             String table = surfaces[s][1];
             int surface = s;
             verso.create(table);
@@ -307,8 +322,12 @@ public final class Bench {
             String expected = w.amount(key, w.winner());
             List<String> seen = new ArrayList<>();
             seen.add(verso.currentAmount(VERSO_MAIN, w, key));
-            seen.add(verso.currentAmount("bench_sql", w, key));
-            seen.add(verso.currentAmount("bench_gql", w, key));
+            if (config.surfaces().contains("sql")) {
+                seen.add(verso.currentAmount(VERSO_SQL, w, key));
+            }
+            if (config.surfaces().contains("gql")) {
+                seen.add(verso.currentAmount(VERSO_GQL, w, key));
+            }
             seen.add(pg.currentAmount(PG_MAIN, w, key));
             if (maria != null) {
                 seen.add(maria.currentAmount(MARIA_MAIN, w, key));
@@ -325,6 +344,98 @@ public final class Bench {
         if (mismatches > 0) {
             throw new IllegalStateException(mismatches + " current rows differ from the workload's winners");
         }
+    }
+
+    // ---- bytes on disk ---------------------------------------------------------------------------
+
+    /**
+     * What the main ingest left on disk, tables with their indexes and TOAST, per version written (every
+     * write of the workload, winner or not): Verso's current and history tables (read from its own database,
+     * {@code --versoDb}), the direct PostgreSQL tables, MariaDB's system-versioned table (InnoDB's figures after
+     * ANALYZE TABLE; it keeps a version only when it changes the row, never a losing write).
+     */
+    private void storage(Workload w) {
+        Map<String, Long> bytes = new LinkedHashMap<>();
+        if (!config.versoDbUrl().isEmpty()) {
+            try (Connection c = DriverManager.getConnection(config.versoDbUrl());
+                 PreparedStatement s = c.prepareStatement("SELECT sum(pg_total_relation_size(c.oid))::bigint"
+                         + " FROM verso.user_tables t JOIN pg_class c ON c.relname LIKE 't' || t.id || '\\_%'"
+                         + " JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'verso_data'"
+                         + " WHERE t.name = ? AND c.relkind = 'r'")) {
+                s.setString(1, VERSO_MAIN);
+                try (ResultSet rs = s.executeQuery()) {
+                    rs.next();
+                    bytes.put("verso", rs.getLong(1));
+                }
+            } catch (SQLException e) {
+                failures.put("storage verso", e.getMessage());
+            }
+        }
+        try {
+            bytes.put("postgres", pg.bytes(PG_MAIN));
+            if (maria != null) {
+                bytes.put("mariadb", maria.bytes(MARIA_MAIN));
+            }
+        } catch (SQLException e) {
+            failures.put("storage", e.getMessage());
+        }
+        bytes.forEach((system, b) -> {
+            storage.put(system + " bytes", b);
+            storage.put(system + " bytes per version", Math.round(b * 10.0 / w.writes()) / 10.0);
+        });
+        log("bytes on disk per version: %s", storage);
+    }
+
+    // ---- every attribute group written -----------------------------------------------------------
+
+    /**
+     * The workload again through {@code /v1/sql}, into a table of its own, with every write carrying the
+     * {@code meta} group as well, ordered by its own label_seq: each key then has a winner in both groups at
+     * nearly every commit, and an AS OF read pivots them per key (where the main workload, never writing meta,
+     * lets it read one group's versions). Whole-table and filtered reads now and AS OF on it; Verso only, as
+     * the baselines have no attribute groups.
+     */
+    private void everyGroup(Workload w) throws Exception {
+        heap.phase("every group");
+        String section = "Every attribute group written (Verso only)";
+        int n = w.batches();
+        long[] commits = new long[n];
+        verso.create(VERSO_GROUPS);
+        log("ingest: Verso POST /v1/sql, every group written");
+        Measure ingest = Timer.run(1, n, true, i -> {
+            int[] batch = w.batch(i);
+            commits[i] = verso.writeSql(VERSO_GROUPS, w, batch, true);
+            return batch.length;
+        });
+        figures.add(new Figure(section, "every group: ingest through POST /v1/sql", true, ingest, null, null,
+                "each write carries both groups"));
+        SplittableRandom random = new SplittableRandom(config.seed() + 2);
+        int sample = Math.min(200, w.keys);
+        int mismatches = 0;
+        for (int i = 0; i < sample; i++) {
+            int key = random.nextInt(w.keys);
+            int meta = w.labelWinner(key);
+            if (!w.amount(key, w.winner()).equals(verso.currentAmount(VERSO_GROUPS, w, key))
+                    || !Workload.label(meta, w.labelSeq(key, meta)).equals(verso.current(VERSO_GROUPS, "label", w, key))) {
+                mismatches++;
+            }
+        }
+        checks.put("everyGroupRowsChecked", sample);
+        checks.put("everyGroupRowMismatches", mismatches);
+        if (mismatches > 0) {
+            throw new IllegalStateException(mismatches + " current rows of " + VERSO_GROUPS + " differ from the winners");
+        }
+        int reads = config.tableReads();
+        readScenario(section, "every group: whole table now", w, reads,
+                (k, b) -> verso.select(VERSO_GROUPS, null, null), null, null, "POST /v1/sql SELECT * FROM t");
+        readScenario(section, "every group: whole table AS OF a random commit", w, reads,
+                (k, b) -> verso.select(VERSO_GROUPS, null, commits[b]), null, null, "each key's winners of both groups");
+        readScenario(section, "every group: filtered (chain_id = 1) now", w, reads * 2,
+                (k, b) -> verso.select(VERSO_GROUPS, 1L, null), null, null, "a tenth of the keys");
+        readScenario(section, "every group: filtered (chain_id = 1) AS OF a random commit", w, reads * 2,
+                (k, b) -> verso.select(VERSO_GROUPS, 1L, commits[b]), null, null, "a tenth of the keys");
+        readScenario(section, "every group: one key AS OF a random commit", w, config.keyReads(),
+                (k, b) -> verso.row(VERSO_GROUPS, w, k, commits[b]), null, null, "GET …/row?key=…&asOfCommit=n");
     }
 
     // ---- reads -----------------------------------------------------------------------------------
@@ -428,7 +539,7 @@ public final class Bench {
                               Read onMaria, String note) throws Exception {
         Figure f = new Figure(section, name, false,
                 attempt("verso " + name, () -> measure(name, w, count, 1, onVerso)),
-                attempt("postgres " + name, () -> measure(name, w, count, 1, onPg)),
+                onPg == null ? null : attempt("postgres " + name, () -> measure(name, w, count, 1, onPg)),
                 maria == null || onMaria == null ? null
                         : attempt("mariadb " + name, () -> measure(name, w, count, 1, onMaria)), note);
         figures.add(f);
@@ -678,6 +789,7 @@ public final class Bench {
         json.put("workload", Map.of("writes", w.writes(), "batches", w.batches()));
         json.put("environment", environment);
         json.put("checks", checks);
+        json.put("storage", storage);
         json.put("failures", failures);
         json.put("serviceHeap", heapJson);
         json.put("figures", figures.stream().map(Figure::json).toList());
@@ -703,6 +815,11 @@ public final class Bench {
                     .append(f.cell(f.postgres())).append(" | ").append(f.cell(f.mariadb())).append(" | ")
                     .append(f.ratioCell(false)).append(" | ").append(f.ratioCell(true)).append(" | ")
                     .append(f.note() == null ? "" : f.note()).append(" |\n");
+        }
+        if (!storage.isEmpty()) {
+            md.append("\n### Bytes on disk after the ingest\n\n");
+            storage.forEach((k, v) -> md.append("- ").append(k).append(": ").append(v instanceof Long l
+                    ? String.format("%,d", l) : v).append('\n'));
         }
         md.append("\n### Targets\n\n| target | measured | met |\n| --- | --- | --- |\n");
         for (Map<String, Object> t : targets) {
@@ -768,6 +885,13 @@ public final class Bench {
             boolean both = tableAsOf.verso() != null && tableNow.verso() != null;
             target(t, "whole-table AS OF ≤ 1.5× whole-table current (median, HTTP)",
                     both ? tableAsOf.verso().p50Ms() / tableNow.verso().p50Ms() : null, 1.5, false, "×");
+        }
+        Figure groupsNow = find("every group: whole table now");
+        Figure groupsAsOf = find("every group: whole table AS OF");
+        if (groupsNow != null && groupsAsOf != null) {
+            boolean both = groupsAsOf.verso() != null && groupsNow.verso() != null;
+            target(t, "whole-table AS OF ≤ 1.5× whole-table current, every attribute group written (median, HTTP)",
+                    both ? groupsAsOf.verso().p50Ms() / groupsNow.verso().p50Ms() : null, 1.5, false, "×");
         }
         for (int clients : config.clients()) {
             Figure one = find("ingest (REST), " + clients + " client(s), 1 table(s)");

@@ -15,10 +15,17 @@ import java.util.Set;
 record BenchConfig(int keys, int versions, int batch, long seed, String url, String pgUrl, String pgSchema,
                    String mariadbUrl, int keyReads, int tableReads, int diffReads, int diffSpan, int[] clients,
                    int concurrentBatches, int concurrentReads, int scaleDivisor, String out, String serviceOpts,
-                   String servicePid, String jar, Set<String> scenarios, String bareUrl, String barePid) {
+                   String servicePid, String jar, Set<String> scenarios, String bareUrl, String barePid,
+                   Set<String> surfaces, String versoDbUrl) {
 
     /** The scenario groups {@code --scenarios=} may name; ingest always runs (the others read what it wrote). */
-    static final List<String> SCENARIOS = List.of("reads", "writers", "keyreads", "scale", "replace");
+    static final List<String> SCENARIOS = List.of("reads", "groups", "writers", "keyreads", "scale", "replace");
+
+    /**
+     * The surfaces the main ingest runs through ({@code --surfaces=}): REST always (the read scenarios read its
+     * table), {@code /v1/sql} and GraphQL unless left out, as a scale run does to spend its time on one.
+     */
+    static final List<String> SURFACES = List.of("rest", "sql", "gql");
 
     static BenchConfig parse(String... args) {
         Map<String, String> given = new HashMap<>();
@@ -54,7 +61,9 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
                 or(v.get("jar"), ""),
                 scenarios(or(v.get("scenarios"), "all")),
                 or(v.get("bare"), ""),
-                or(v.get("barePid"), ""));
+                or(v.get("barePid"), ""),
+                surfaces(or(v.get("surfaces"), "all")),
+                or(v.get("versoDb"), ""));
     }
 
     /** Whether a group of scenarios runs: all by default, else those named in {@code --scenarios=a,b}. */
@@ -71,6 +80,17 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
             if (!SCENARIOS.contains(name)) {
                 throw new IllegalArgumentException("--scenarios names some of " + SCENARIOS + " (or all), not " + name);
             }
+        }
+        return named;
+    }
+
+    private static Set<String> surfaces(String given) {
+        if (given.equals("all")) {
+            return Set.copyOf(SURFACES);
+        }
+        Set<String> named = new LinkedHashSet<>(Arrays.asList(given.split(",")));
+        if (!named.contains("rest") || !SURFACES.containsAll(named)) {
+            throw new IllegalArgumentException("--surfaces names rest and any of " + SURFACES + " (or all), not " + given);
         }
         return named;
     }
@@ -107,6 +127,7 @@ record BenchConfig(int keys, int versions, int batch, long seed, String url, Str
         m.put("scaleDivisor", scaleDivisor);
         m.put("serviceOpts", serviceOpts);
         m.put("scenarios", scenarios);
+        m.put("surfaces", surfaces);
         return m;
     }
 }

@@ -340,6 +340,21 @@ final class DirectPg implements AutoCloseable {
         });
     }
 
+    /** Bytes on disk of table {@code t}: its current and history tables with their indexes and TOAST. */
+    long bytes(String t) throws SQLException {
+        return pool.with(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT pg_total_relation_size(?::regclass) + pg_total_relation_size(?::regclass)")) {
+                ps.setString(1, q(t + "_cur"));
+                ps.setString(2, q(t + "_hist"));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
     private String q(String name) {
         return schema + "." + name;
     }

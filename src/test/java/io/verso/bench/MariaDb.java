@@ -214,6 +214,26 @@ final class MariaDb implements AutoCloseable {
         });
     }
 
+    /**
+     * Bytes on disk of table {@code t}, current rows and history together (one InnoDB table), with its
+     * indexes: information_schema's figures after ANALYZE TABLE has refreshed them.
+     */
+    long bytes(String t) throws SQLException {
+        return pool.with(c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("ANALYZE TABLE " + t);
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT data_length + index_length FROM"
+                    + " information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = ?")) {
+                ps.setString(1, t);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
     private static long drain(PreparedStatement ps) throws SQLException {
         long rows = 0;
         try (ResultSet rs = ps.executeQuery()) {

@@ -81,14 +81,25 @@ final class VersoClient {
     }
 
     long writeSql(String table, Workload w, int[] batch) throws IOException, InterruptedException {
-        StringBuilder text = new StringBuilder(batch.length * 24 + 128);
+        return writeSql(table, w, batch, false);
+    }
+
+    /** The batch through {@code UPSERT … VALUES}; with {@code everyGroup}, each write also carries its meta group. */
+    long writeSql(String table, Workload w, int[] batch, boolean everyGroup) throws IOException, InterruptedException {
+        StringBuilder text = new StringBuilder(batch.length * 30 + 128);
         text.append("UPSERT INTO ").append(table).append(" (").append(String.join(", ", Workload.COLUMNS))
-                .append(") VALUES ");
-        StringBuilder params = new StringBuilder(batch.length * 150);
+                .append(everyGroup ? ", label, label_seq" : "").append(") VALUES ");
+        String row = everyGroup ? "(?, ?, ?, ?, ?, ?, ?, ?, ?)" : "(?, ?, ?, ?, ?, ?, ?)";
+        StringBuilder params = new StringBuilder(batch.length * 170);
         for (int i = 0; i < batch.length; i++) {
-            text.append(i == 0 ? "(?, ?, ?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?, ?, ?)");
+            text.append(i == 0 ? "" : ", ").append(row);
             params.append(i == 0 ? "" : ",");
             values(params, w, batch[i]);
+            if (everyGroup) {
+                int v = w.version(batch[i]);
+                int seq = w.labelSeq(w.key(batch[i]), v);
+                params.append(",\"").append(Workload.label(v, seq)).append("\",").append(seq);
+            }
         }
         return commit(sql(text.toString(), params.toString()));
     }
@@ -189,7 +200,12 @@ final class VersoClient {
 
     /** The current amount of a key, for the cross-check of final states. */
     String currentAmount(String table, Workload w, int key) throws IOException, InterruptedException {
-        String text = "SELECT amount FROM " + table + " WHERE chain_id = ? AND address = ? AND token = ?";
+        return current(table, "amount", w, key);
+    }
+
+    /** One column of a key's current row, as the first string of the answer (null when the key is absent). */
+    String current(String table, String column, Workload w, int key) throws IOException, InterruptedException {
+        String text = "SELECT " + column + " FROM " + table + " WHERE chain_id = ? AND address = ? AND token = ?";
         String body = sql(text, Workload.chainId(key) + ",\"" + w.address(key) + "\",\"" + Workload.token(key) + "\"");
         int at = body.indexOf("\"rows\":[[\"");
         return at < 0 ? null : body.substring(at + 10, body.indexOf('"', at + 10));

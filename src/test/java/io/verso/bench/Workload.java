@@ -92,6 +92,25 @@ final class Workload {
         return Long.toString(Math.floorMod(mix(seed * 31 + (long) key * versions + version), 1_000_000_000_000_000L));
     }
 
+    /**
+     * The attribute group {@code meta}'s ordering value of a write, where a scenario writes every group: a
+     * rotation of the versions per key, so that meta's winner is, for most keys, another version than the
+     * default group's and arrives at another time.
+     */
+    int labelSeq(int key, int version) {
+        return (version + key) % versions;
+    }
+
+    /** The version whose meta wins (the greatest label_seq). */
+    int labelWinner(int key) {
+        return Math.floorMod(versions - 1 - key, versions);
+    }
+
+    /** The label a write carries: its version and label_seq, so that the winner's label names the version. */
+    static String label(int version, int labelSeq) {
+        return "v" + version + "-s" + labelSeq;
+    }
+
     static LocalDateTime updatedAt(int version) {
         return EPOCH.plusSeconds(balanceIndex(version));
     }
