@@ -18,7 +18,6 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import org.springframework.context.ApplicationContext;
-import org.springframework.test.context.TestContextManager;
 
 /**
  * Random version sets, in random arrival orders and random batchings, against the reference model:
@@ -36,7 +35,7 @@ class VersionOrderingProperties {
 
     @BeforeContainer
     static void connect() throws Exception {
-        ApplicationContext context = new TestContextManager(SharedContext.class).getTestContext().getApplicationContext();
+        ApplicationContext context = IntegrationTest.sharedContext(SharedContext.class);
         sql = new SqlClient(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")));
     }
 

@@ -2,6 +2,8 @@ package io.verso.support;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.TestContextManager;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
@@ -33,6 +35,16 @@ public abstract class IntegrationTest {
     @BeforeEach
     void client() {
         sql = new SqlClient(port);
+    }
+
+    /**
+     * The shared context, for a test that cannot extend this class (a jqwik property, which Spring's JUnit
+     * extension does not reach) and names a subclass of it for the same configuration: being a method of
+     * this class, it runs the database and security set-up above first, as a test class alone in the JVM
+     * needs (without it, the context started with no security and refused to start).
+     */
+    public static ApplicationContext sharedContext(Class<? extends IntegrationTest> test) {
+        return new TestContextManager(test).getTestContext().getApplicationContext();
     }
 
     /** A table name no other test (or earlier run on the same database) uses. */
