@@ -260,10 +260,12 @@ final class DirectPg implements AutoCloseable {
         return pool.with(c -> {
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT version(), current_setting('synchronous_commit'),"
-                         + " current_setting('fsync'), current_setting('shared_buffers')")) {
+                         + " current_setting('fsync'), current_setting('shared_buffers'), current_setting('autovacuum')")) {
                 rs.next();
+                // autovacuum off (as on some machines here) leaves every table of the run without statistics.
                 return rs.getString(1).replaceAll(" on x86.*", "") + ", synchronous_commit=" + rs.getString(2)
-                        + ", fsync=" + rs.getString(3) + ", shared_buffers=" + rs.getString(4);
+                        + ", fsync=" + rs.getString(3) + ", shared_buffers=" + rs.getString(4)
+                        + ", autovacuum=" + rs.getString(5);
             }
         });
     }
