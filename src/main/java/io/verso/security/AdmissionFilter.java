@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
@@ -51,7 +50,8 @@ class AdmissionFilter extends OncePerRequestFilter {
 
     enum Kind { LIGHT, HEAVY, LARGE }
 
-    private static final Pattern HEAVY_GET = Pattern.compile("/v1/tables/[^/]+/(rows|history|diff|changes)/?");
+    private static final String TABLES = "/v1/tables/";
+    private static final java.util.Set<String> HEAVY_READS = java.util.Set.of("rows", "history", "diff", "changes");
 
     private final AdmissionProperties properties;
     private final Map<Kind, Semaphore> places = new EnumMap<>(Kind.class);
@@ -114,10 +114,27 @@ class AdmissionFilter extends OncePerRequestFilter {
         String path = request.getRequestURI();
         // Creating a derived table waits for (the start of) its build over the sources' history.
         if (path.equals("/v1/sql") || path.equals("/graphql") || path.equals("/v1/derived-tables")
-                || "GET".equals(method) && HEAVY_GET.matcher(path).matches()) {
+                || "GET".equals(method) && heavyRead(path)) {
             return Kind.HEAVY;
         }
         return Kind.LIGHT;
+    }
+
+    /**
+     * {@code /v1/tables/{table}/rows}, {@code …/history}, {@code …/diff} or {@code …/changes}, with or without a
+     * trailing slash: the reads that may return many rows. A plain test, not a pattern: it runs on every GET.
+     */
+    static boolean heavyRead(String path) {
+        if (!path.startsWith(TABLES)) {
+            return false;
+        }
+        int slash = path.indexOf('/', TABLES.length());
+        if (slash <= TABLES.length()) {
+            return false;
+        }
+        int end = path.endsWith("/") ? path.length() - 1 : path.length();
+        int next = path.indexOf('/', slash + 1);
+        return end > slash + 1 && (next < 0 || next >= end) && HEAVY_READS.contains(path.substring(slash + 1, end));
     }
 
     @Override

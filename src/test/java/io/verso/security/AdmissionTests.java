@@ -55,6 +55,17 @@ class AdmissionTests {
     }
 
     @Test
+    void theReadsThatMayReturnManyRowsAreHeavyWhateverTheirTableIsCalled() {
+        java.util.regex.Pattern heavy = java.util.regex.Pattern.compile("/v1/tables/[^/]+/(rows|history|diff|changes)/?");
+        for (String path : List.of("/v1/tables/t/rows", "/v1/tables/t/rows/", "/v1/tables/rows/history",
+                "/v1/tables/t/diff", "/v1/tables/t/changes", "/v1/tables/t/row", "/v1/tables/t/rowsx",
+                "/v1/tables//rows", "/v1/tables/t/rows//", "/v1/tables/t/x/rows", "/v1/tables/t/", "/v1/tables/t",
+                "/v1/tables/", "/v1/tables/t/history/x", "/v2/tables/t/rows", "/v1/tables/a.b/diff", "/v1/tables/t//")) {
+            assertThat(AdmissionFilter.heavyRead(path)).as(path).isEqualTo(heavy.matcher(path).matches());
+        }
+    }
+
+    @Test
     void smallSqlRequestsAreClassedByTheirStatements() {
         long light = DataSize.ofKilobytes(64).toBytes();
         assertThat(AdmissionFilter.byStatements(request("POST", "/v1/sql", 100), light)).isTrue();
