@@ -10,6 +10,9 @@ PORT=${BENCH_PORT:-18081}
 DB=${BENCH_DB:-verso_bench_cache}
 DIRECT_DB=${BENCH_DIRECT_DB:-verso_bench_cache_direct}
 SERVICE_OPTS=${BENCH_SERVICE_OPTS:-"-Xmx512m"}
+# The service's Java, as in run.sh: Temurin 25 where the machine has it (the container image's runtime), else the
+# default java; BENCH_JAVA=java runs it on the default (17 here).
+BENCH_JAVA=${BENCH_JAVA:-$( [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ] && echo /usr/lib/jvm/temurin-25-jdk-amd64/bin/java || echo java)}
 # BENCH_JAR: another build of the service to measure (e.g. one before issue 26, with --conditional=false).
 JAR=${BENCH_JAR:-target/verso-0.1.0-SNAPSHOT.jar}
 OUT=target/bench
@@ -26,7 +29,7 @@ export VERSO_API_KEY=$API_KEY
 # shellcheck disable=SC2086
 VERSO_SECURITY_ADMIN_API_KEY=$API_KEY SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
   SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD= PORT=$PORT SERVER_PORT=$PORT \
-  java $SERVICE_OPTS -jar "$JAR" >"$OUT/cache-service.log" 2>&1 &
+  "$BENCH_JAVA" $SERVICE_OPTS -jar "$JAR" >"$OUT/cache-service.log" 2>&1 &
 service=$!
 trap 'kill $service 2>/dev/null; wait $service 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
@@ -35,4 +38,4 @@ for _ in $(seq 1 120); do
   sleep 1
 done
 java -cp "target/test-classes:$(cat $OUT/classpath.txt)" io.verso.bench.CacheBench --url="http://127.0.0.1:$PORT" \
-  --servicePid=$service --pgPid="$(head -1 /var/lib/postgresql/*/main/postmaster.pid 2>/dev/null || true)" --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" "$@"
+  --java="$("$BENCH_JAVA" -version 2>&1 | head -1)" --servicePid=$service --pgPid="$(head -1 /var/lib/postgresql/*/main/postmaster.pid 2>/dev/null || true)" --pg="jdbc:postgresql://127.0.0.1:5432/$DIRECT_DB?user=postgres" "$@"

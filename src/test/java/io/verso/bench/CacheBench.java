@@ -50,6 +50,9 @@ public final class CacheBench {
     private long asOf;
     private String[] etags;
 
+    /** The service's {@code java -version} first line ({@code --java}, from cache.sh), for the report. */
+    private final String serviceJava;
+
     private CacheBench(Map<String, String> args) {
         this.base = args.getOrDefault("url", "http://127.0.0.1:18080");
         this.pgUrl = args.get("pg");
@@ -63,6 +66,7 @@ public final class CacheBench {
         this.http = new KeepAliveGet(base, System.getenv("VERSO_API_KEY"));
         this.conditional = Boolean.parseBoolean(args.getOrDefault("conditional", "true"));
         this.postmaster = args.get("pgPid");
+        this.serviceJava = args.get("java");
     }
 
     public static void main(String[] argv) throws Exception {
@@ -258,6 +262,9 @@ public final class CacheBench {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "## Cached reads (%d clients, %,d keys, %,d hot, %d rounds of %.0f s)%n%n",
                 clients, keys, hot, rounds, seconds));
+        if (serviceJava != null) {
+            md.append("Service Java: ").append(serviceJava).append(".\n\n");
+        }
         md.append("Service warm-up before the rounds: ").append(warmUp).append(".\n\n");
         md.append("| scenario | reads/s (min–max) | / PostgreSQL direct | service CPU µs/read | PostgreSQL CPU µs/read |\n");
         md.append("| --- | ---: | ---: | ---: | ---: |\n");
