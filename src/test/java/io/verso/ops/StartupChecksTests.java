@@ -30,6 +30,28 @@ class StartupChecksTests extends IntegrationTest {
     @Autowired
     Flyway flyway;
 
+    @Autowired
+    MaintenanceCheck maintenance;
+
+    @Autowired
+    org.springframework.jdbc.core.JdbcTemplate jdbc;
+
+    /** A server that never analyses nor vacuums (autovacuum off, as on some CI machines) is warned of at start. */
+    @Test
+    void aDatabaseThatNeverAnalysesItsTablesIsWarnedOf() {
+        String autovacuum = jdbc.queryForObject("SELECT current_setting('autovacuum')", String.class);
+        String trackCounts = jdbc.queryForObject("SELECT current_setting('track_counts')", String.class);
+        boolean maintained = "on".equals(autovacuum) && "on".equals(trackCounts);
+        assertThat(maintenance.check()).as("autovacuum=%s, track_counts=%s", autovacuum, trackCounts)
+                .isEqualTo(MaintenanceCheck.warning(autovacuum, trackCounts))
+                .matches(warning -> warning.isPresent() != maintained);
+
+        assertThat(MaintenanceCheck.warning("on", "on")).isEmpty();
+        assertThat(MaintenanceCheck.warning("off", "on")).get().asString()
+                .startsWith("PostgreSQL's autovacuum is off").contains("VACUUM ANALYZE");
+        assertThat(MaintenanceCheck.warning("on", "off")).get().asString().startsWith("PostgreSQL's track_counts is off");
+    }
+
     @Test
     void unreachableDatabaseFailsNamingTheUrlWithoutPassword() {
         String url = "jdbc:postgresql://127.0.0.1:1/verso?password=s3cret&connectTimeout=2";
