@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,7 @@ class AdmissionFilter extends OncePerRequestFilter {
     enum Kind { LIGHT, HEAVY, LARGE }
 
     private static final String TABLES = "/v1/tables/";
-    private static final java.util.Set<String> HEAVY_READS = java.util.Set.of("rows", "history", "diff", "changes");
+    private static final Set<String> HEAVY_READS = Set.of("rows", "history", "diff", "changes");
 
     private final AdmissionProperties properties;
     private final Map<Kind, Semaphore> places = new EnumMap<>(Kind.class);
@@ -125,16 +126,12 @@ class AdmissionFilter extends OncePerRequestFilter {
      * trailing slash: the reads that may return many rows. A plain test, not a pattern: it runs on every GET.
      */
     static boolean heavyRead(String path) {
-        if (!path.startsWith(TABLES)) {
+        if (!path.startsWith(TABLES) || path.length() == TABLES.length()) {
             return false;
         }
-        int slash = path.indexOf('/', TABLES.length());
-        if (slash <= TABLES.length()) {
-            return false;
-        }
-        int end = path.endsWith("/") ? path.length() - 1 : path.length();
-        int next = path.indexOf('/', slash + 1);
-        return end > slash + 1 && (next < 0 || next >= end) && HEAVY_READS.contains(path.substring(slash + 1, end));
+        String rest = path.substring(TABLES.length(), path.endsWith("/") ? path.length() - 1 : path.length());
+        int slash = rest.indexOf('/');
+        return slash > 0 && rest.indexOf('/', slash + 1) < 0 && HEAVY_READS.contains(rest.substring(slash + 1));
     }
 
     @Override

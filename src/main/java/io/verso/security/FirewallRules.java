@@ -10,8 +10,8 @@ import org.springframework.security.web.firewall.StrictHttpFirewall;
  * Spring Security's {@link StrictHttpFirewall} with its default rules, only its character checks of header
  * names, header values and parameter names written as loops over the code points instead of its regular
  * expressions ({@code [\p{IsAssigned}&&[^\p{IsControl}]]*}, and the same allowing a tab in a value). The
- * firewall checks every header a filter reads, on every request: the expressions were 4% of the service's
- * CPU for a one-key read, a matcher allocated per header. What they allow and refuse is unchanged
+ * firewall checks every header a filter reads, on every request: the expressions were 3.4% of the Java CPU
+ * of a one-key read (docs/benchmark.md), a matcher allocated per header. What they allow and refuse is unchanged
  * ({@code FirewallRulesTests} compares both on random text), and so is the refusal, which
  * {@link ContainerErrors} renders.
  */

@@ -16,6 +16,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The service refuses to start, with one clear message, against a database it cannot reach or one
@@ -34,7 +35,7 @@ class StartupChecksTests extends IntegrationTest {
     MaintenanceCheck maintenance;
 
     @Autowired
-    org.springframework.jdbc.core.JdbcTemplate jdbc;
+    JdbcTemplate jdbc;
 
     /** A server that never analyses nor vacuums (autovacuum off, as on some CI machines) is warned of at start. */
     @Test
