@@ -67,7 +67,7 @@ final class CommitProtocol {
         CompiledSql begin = new SqlBuilder().sql("SELECT b.* FROM verso.begin_commit(").bind(limits.timeout())
                 .sql(", ").bind(new CompiledSql.ArrayBind("text", named == null ? new Object[0] : named.toArray()))
                 .sql(", ").bind(named == null).sql(") AS b").build();
-        return waitingForWriters(() -> sql.queryAfter(limits.writeSettings(new SqlBuilder().sql("SELECT "), sql).build(),
+        return waitingForWriters(() -> sql.queryAfter(limits.settings(new SqlBuilder().sql("SELECT "), sql).build(),
                 begin, rs -> {
                     rs.next();
                     return new Writer(rs.getLong(1), rs.getObject(2, OffsetDateTime.class).toInstant(), rs.getLong(3),

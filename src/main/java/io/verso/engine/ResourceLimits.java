@@ -83,19 +83,6 @@ final class ResourceLimits {
         return b;
     }
 
-    /**
-     * A writer's settings: {@link #settings}, and every statement of the transaction planned for its own binds
-     * ({@code plan_cache_mode = force_custom_plan}). A write's statements take their rows as arrays, and a plan
-     * made for no binds in particular (the generic plan PostgreSQL switches to after a prepared statement's
-     * fifth run on a connection) counts ten elements in each: it joined the batch's written rows to its
-     * candidates by a nested loop over every pair, so a batch of 1,000 rows took 110-170 ms instead of 30-40,
-     * and one of 10,000 took 9.4 s instead of 0.15 (docs/benchmark.md). A plan for the actual binds costs
-     * well under a millisecond beside that; reads keep their generic plans (a one-key read is planned once).
-     */
-    SqlBuilder writeSettings(SqlBuilder b, SqlRunner sql) {
-        return settings(b, sql).sql(", set_config('plan_cache_mode', 'force_custom_plan', true)");
-    }
-
     private boolean tempFileSettable(SqlRunner sql) {
         Boolean known = tempFileSettable;
         if (known != null) {

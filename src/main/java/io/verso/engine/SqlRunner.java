@@ -13,7 +13,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
+import org.postgresql.PGStatement;
 import org.postgresql.util.PGobject;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.UncategorizedSQLException;
@@ -161,6 +163,34 @@ public class SqlRunner {
                 rows.add(row);
             }
             return rows;
+        });
+    }
+
+    /**
+     * The rows of {@code sql} as text, column by column, handed to {@code each} {@code size} at a time (the last
+     * chunk may be smaller; none when there are no rows). Inside a transaction pgjdbc reads them through a portal
+     * a batch at a time, and {@code each} may run statements of its own meanwhile: the portal keeps the snapshot
+     * it started with, so the rows are what the query saw before any of them. Only one chunk is ever held.
+     */
+    public void chunks(CompiledSql sql, int size, Consumer<List<String[]>> each) {
+        query(sql, rs -> {
+            int columns = rs.getMetaData().getColumnCount();
+            List<String[]> chunk = new ArrayList<>(size);
+            while (rs.next()) {
+                String[] row = new String[columns];
+                for (int i = 0; i < columns; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+                chunk.add(row);
+                if (chunk.size() == size) {
+                    each.accept(chunk);
+                    chunk = new ArrayList<>(size);
+                }
+            }
+            if (!chunk.isEmpty()) {
+                each.accept(chunk);
+            }
+            return null;
         });
     }
 
@@ -353,6 +383,18 @@ public class SqlRunner {
         return ps;
     }
 
+    /**
+     * The most elements an array bind has in a statement PostgreSQL may run on a plan made for no binds in
+     * particular. Past it, the statement goes unnamed (pgjdbc's prepare threshold 0), and PostgreSQL plans it for
+     * the arrays it is given. A write's statements take their rows as arrays, and the generic plan PostgreSQL
+     * switches to after a prepared statement's fifth run on a connection counts ten elements in each: it joined
+     * a batch's written rows to its candidates by a nested loop over every pair, so an UPSERT of 1,000 rows took
+     * 110-170 ms instead of 30-40, and one of 10,000 took 9.4 s instead of 0.15 (docs/benchmark.md). Small
+     * statements keep their cached plan: planning a write's statement costs PostgreSQL milliseconds, more than
+     * such a nested loop costs at a hundred rows.
+     */
+    static final int PLANNED_FOR_ITS_ROWS = 100;
+
     private static void bind(Connection connection, PreparedStatement ps, List<Object> binds) throws SQLException {
         for (int i = 0; i < binds.size(); i++) {
             Object value = binds.get(i);
@@ -366,6 +408,9 @@ public class SqlRunner {
                 ps.setObject(index, typed);
             } else if (value instanceof ArrayBind array) {
                 ps.setArray(index, connection.createArrayOf(array.elementType(), array.values()));
+                if (array.values().length > PLANNED_FOR_ITS_ROWS) {
+                    ps.unwrap(PGStatement.class).setPrepareThreshold(0);
+                }
             } else if (value instanceof Integer v) {
                 ps.setInt(index, v);
             } else if (value instanceof Long v) {
