@@ -11,6 +11,8 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.compile.CheckCompiler;
 import io.verso.compile.WriteCompiler;
+import io.verso.error.ErrorCode;
+import io.verso.error.VersoException;
 import io.verso.plan.Plan;
 import io.verso.plan.Planner;
 import io.verso.sql.ast.Expr;
@@ -23,7 +25,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 
 /**
  * The row writes of one request ({@link Statement.RowWrite}: INSERT, UPSERT, UPDATE, DELETE by key or by
@@ -69,28 +74,60 @@ final class RowWrites {
             return system.insert(statement, table, request, request.commitTime(), this::queriedRows);
         }
         Planner.checkMode(statement, table);
-        // VALUES go to column arrays directly (the ingest path); a query's rows come back as text rows.
-        WriteAnalyzer.ValuesRows values = statement.query() == null
-                ? WriteAnalyzer.valuesRows(statement, table, request.params()) : null;
-        List<RowInput> rows = values == null ? queriedRows(statement) : null;
-        int count = values != null ? values.size() : rows.size();
-        if (count == 0) {
+        if (statement.query() != null) {
+            return queried(kind, table, statement);
+        }
+        // VALUES go to column arrays directly (the ingest path).
+        WriteAnalyzer.ValuesRows values = WriteAnalyzer.valuesRows(statement, table, request.params());
+        if (values.size() == 0) {
             return StatementResult.Written.empty(kind, table.name());
         }
-        Set<String> given = values != null ? values.given() : rows.get(0).values().keySet();
-        List<GroupDef> groups = table.mode() == TableMode.APPEND ? List.of()
+        List<GroupBatch> batches = WriteAnalyzer.batches(table, values,
+                touchedGroups(table, values.given(), statement), position, statement.pos());
+        return written(kind, table, statement, values.size(), batches);
+    }
+
+    /**
+     * INSERT/UPSERT ... query: its rows written as they are read, {@link #QUERIED_CHUNK} at a time, each chunk a
+     * write of its own at the request's commit (rows numbered on across chunks, so the winner among versions of
+     * one key is the same as in one write), so a query of a million rows never holds more than a chunk in the
+     * heap. The receipt counts the rows and names none (as an UPDATE's or DELETE's does).
+     */
+    private StatementResult queried(String kind, TableDef table, Statement.InsertRows statement) {
+        long[] sums = new long[4];
+        queriedRows(statement, rows -> {
+            Set<String> given = rows.get(0).values().keySet();
+            List<GroupBatch> batches = WriteAnalyzer.batches(table, rows, touchedGroups(table, given, statement),
+                    false, position, statement.pos());
+            StatementResult.Written chunk = written(kind, table, statement, rows.size(), batches);
+            sums[0] += chunk.rows();
+            sums[1] += chunk.versions();
+            sums[2] += chunk.current();
+            sums[3] += chunk.lost();
+        });
+        return new StatementResult.Written(kind, table.name(), sums[0], sums[1], sums[2], sums[3], List.of(),
+                new boolean[0]);
+    }
+
+    /** Rows of a query per write: enough that a chunk's statements cost little beside its rows. */
+    static final int QUERIED_CHUNK = 10_000;
+
+    private static List<GroupDef> touchedGroups(TableDef table, Set<String> given, Statement.InsertRows statement) {
+        return table.mode() == TableMode.APPEND ? List.of()
                 : WriteAnalyzer.touchedGroups(table, given, statement.group());
-        List<GroupBatch> batches = values != null
-                ? WriteAnalyzer.batches(table, values, groups, position, statement.pos())
-                : WriteAnalyzer.batches(table, rows, groups, false, position, statement.pos());
+    }
+
+    /** {@code rows} rows of an INSERT/UPSERT written as {@code batches} say, after INSERT's refusal of keys. */
+    private StatementResult.Written written(String kind, TableDef table, Statement.InsertRows statement, int rows,
+                                            List<GroupBatch> batches) {
         if (!statement.upsert() && table.mode().keyed()) {
             refuseKeys(table, batches.get(0), statement.pos());
         }
-        return checked(write(kind, table, count, batches), table, batches, statement.pos());
+        return checked(write(kind, table, rows, batches), table, batches, statement.pos());
     }
 
     /** The table's CHECK constraints hold for the rows the write touched, as they are now. */
-    private StatementResult checked(StatementResult result, TableDef table, List<GroupBatch> batches, Pos pos) {
+    private <R extends StatementResult> R checked(R result, TableDef table, List<GroupBatch> batches, Pos pos) {
         if (table.mode() == TableMode.APPEND) {
             Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), pos);
         } else {
@@ -101,16 +138,46 @@ final class RowWrites {
         return result;
     }
 
-    /** The rows of INSERT/UPSERT ... query, read as its plan says (Plan.QueriedWrite), as text per column. */
-    private List<RowInput> queriedRows(Statement.InsertRows statement) {
+    /**
+     * The rows of INSERT/UPSERT ... query, read as its plan says (Plan.QueriedWrite), as text per column, handed
+     * to {@code each} a chunk at a time (SqlRunner#chunks: what a chunk's write does is not seen by the rows
+     * after it). Each chunk is its own write, so a key's rows must come in one: the winner among them, and the
+     * receipt's count of rows that became current, are then what one write of all the rows gives. Without ORDER
+     * BY the plan reads the rows in key order, and a chunk ends only where the key changes; an APPEND table, and a
+     * system-versioned one, have no winners, and their chunks end anywhere. The rows of a query with ORDER BY come
+     * in its order, a key's rows anywhere among them: they are written at once, and so at most
+     * {@link #ORDERED_ROWS} of them.
+     */
+    private void queriedRows(Statement.InsertRows statement, Consumer<List<RowInput>> each) {
         Plan.QueriedWrite plan = Planner.queriedWrite(statement, request.planned(), request.asOf(), request.params());
         List<ColumnDef> columns = plan.columns();
-        List<RowInput> rows = new ArrayList<>();
-        for (String[] texts : sql.texts(plan.read())) {
-            rows.add(new RowInput(named(columns, texts), Map.of(), "row " + (rows.size() + 1) + " of the query"));
-        }
-        return rows;
+        TableDef table = plan.target();
+        boolean ordered = !statement.query().orderBy().isEmpty();
+        int[] key = table.keyColumns().stream().mapToInt(columns::indexOf).filter(i -> i >= 0).toArray();
+        // A system-versioned table's rows have no winner either (each key is refused if written twice).
+        boolean anywhere = key.length == 0 || table.mode() == TableMode.APPEND
+                || table.mode() == TableMode.SYSTEM && ordered;
+        boolean bounded = ordered && !anywhere;
+        // A bounded read ends its first chunk one row past the bound: that chunk is refused.
+        BiPredicate<String[], String[]> together = anywhere || bounded ? (a, b) -> false
+                : (a, b) -> Arrays.stream(key).allMatch(i -> Objects.equals(a[i], b[i]));
+        int[] read = {0};
+        sql.chunks(plan.read(), bounded ? ORDERED_ROWS + 1 : QUERIED_CHUNK, together, texts -> {
+            if (bounded && texts.size() > ORDERED_ROWS) {
+                throw VersoException.at(ErrorCode.RESOURCE_LIMIT, (statement.upsert() ? "UPSERT" : "INSERT")
+                        + " ... SELECT ... ORDER BY writes at most " + ORDERED_ROWS + " rows, all held at once to "
+                        + "keep their order: without ORDER BY it writes any number, in key order", statement.pos());
+            }
+            List<RowInput> rows = new ArrayList<>(texts.size());
+            for (String[] row : texts) {
+                rows.add(new RowInput(named(columns, row), Map.of(), "row " + ++read[0] + " of the query"));
+            }
+            each.accept(rows);
+        });
     }
+
+    /** The most rows INSERT/UPSERT ... SELECT ... ORDER BY writes into a keyed table (see {@link #queriedRows}). */
+    static final int ORDERED_ROWS = 100_000;
 
     /** A row read back as text per column, by the names of {@code columns} (the first of its texts). */
     private static Map<String, Object> named(List<ColumnDef> columns, String[] texts) {
@@ -127,7 +194,7 @@ final class RowWrites {
         InsertKeys.refuse(sql, table, keyValues, pos);
     }
 
-    private StatementResult write(String kind, TableDef table, int rows, List<GroupBatch> batches) {
+    private StatementResult.Written write(String kind, TableDef table, int rows, List<GroupBatch> batches) {
         long versions = 0;
         long current = 0;
         boolean[] rowCurrent = new boolean[rows];

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.postgresql.PGStatement;
@@ -167,12 +168,15 @@ public class SqlRunner {
     }
 
     /**
-     * The rows of {@code sql} as text, column by column, handed to {@code each} {@code size} at a time (the last
-     * chunk may be smaller; none when there are no rows). Inside a transaction pgjdbc reads them through a portal
-     * a batch at a time, and {@code each} may run statements of its own meanwhile: the portal keeps the snapshot
-     * it started with, so the rows are what the query saw before any of them. Only one chunk is ever held.
+     * The rows of {@code sql} as text, column by column, handed to {@code each} in chunks of {@code size} rows or
+     * more: a chunk ends once it holds {@code size} rows, but never between two rows that {@code together}
+     * keeps together (the last chunk may be smaller; none when there are no rows). Inside a transaction pgjdbc
+     * reads the rows through a portal a batch at a time, and {@code each} may run statements of its own
+     * meanwhile: the portal keeps the snapshot it started with, so the rows are what the query saw before any of
+     * them. Only one chunk is held at a time.
      */
-    public void chunks(CompiledSql sql, int size, Consumer<List<String[]>> each) {
+    public void chunks(CompiledSql sql, int size, BiPredicate<String[], String[]> together,
+                       Consumer<List<String[]>> each) {
         query(sql, rs -> {
             int columns = rs.getMetaData().getColumnCount();
             List<String[]> chunk = new ArrayList<>(size);
@@ -181,11 +185,11 @@ public class SqlRunner {
                 for (int i = 0; i < columns; i++) {
                     row[i] = rs.getString(i + 1);
                 }
-                chunk.add(row);
-                if (chunk.size() == size) {
+                if (chunk.size() >= size && !together.test(chunk.get(chunk.size() - 1), row)) {
                     each.accept(chunk);
                     chunk = new ArrayList<>(size);
                 }
+                chunk.add(row);
             }
             if (!chunk.isEmpty()) {
                 each.accept(chunk);

@@ -22,7 +22,8 @@ import io.verso.sql.ast.Statement;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Statements on SYSTEM tables (MariaDB's system versioning): CREATE, INSERT, UPDATE, DELETE with
@@ -47,17 +48,37 @@ final class SystemVersioning {
         return new StatementResult.Changed("CREATE TABLE", table.name(), true, null);
     }
 
-    /** INSERT of listed rows, or of the rows of a query given as text ({@code queried} non-null). */
+    /**
+     * INSERT of listed rows, or of the rows of a query given as text ({@code queried}: it hands them over a
+     * chunk at a time, each written before the next is read). A query's rows are counted and not named.
+     */
     StatementResult insert(Statement.InsertRows given, TableDef table, RequestContext request, Instant commitTime,
-                           Function<Statement.InsertRows, List<RowInput>> queried) {
+                           BiConsumer<Statement.InsertRows, Consumer<List<RowInput>>> queried) {
         Statement.InsertRows insert = SystemTables.withoutPeriodNulls(given, table);
         SystemTables.checkInsert(insert, table);
         List<Ident> named = WriteAnalyzer.namedColumns(insert, table);
-        List<RowInput> rows = insert.query() == null ? WriteAnalyzer.rows(insert, table, request.params())
-                : queried.apply(insert);
+        if (insert.query() != null) {
+            long[] rows = {0};
+            queried.accept(insert, chunk -> rows[0] += written(insert, table, named, chunk, request, commitTime).size());
+            return rows[0] == 0 ? StatementResult.Written.empty("INSERT", table.name()) : verified(new StatementResult.Written(
+                    "INSERT", table.name(), rows[0], rows[0], rows[0], 0, List.of(), new boolean[0]), insert, table, request);
+        }
+        List<RowInput> rows = WriteAnalyzer.rows(insert, table, request.params());
         if (rows.isEmpty()) {
             return StatementResult.Written.empty("INSERT", table.name());
         }
+        List<String[]> texts = written(insert, table, named, rows, request, commitTime);
+        // Every inserted row is a current version (a system-versioned table orders by commit only); the
+        // surfaces report each row's key and outcome by position, as for any write.
+        boolean[] current = new boolean[texts.size()];
+        java.util.Arrays.fill(current, true);
+        return verified(new StatementResult.Written("INSERT", table.name(), rows.size(), rows.size(), rows.size(), 0,
+                keys(table, texts), current), insert, table, request);
+    }
+
+    /** {@code rows} inserted at the request's commit, after the refusal of keys already there: their texts. */
+    private List<String[]> written(Statement.InsertRows insert, TableDef table, List<Ident> named, List<RowInput> rows,
+                                   RequestContext request, Instant commitTime) {
         List<ColumnDef> columns = table.columns();
         List<String[]> texts = SystemTables.insertRows(insert, table, named, rows);
         List<ColumnDef> keys = table.keyColumns();
@@ -75,14 +96,15 @@ final class SystemVersioning {
             sql.update(SystemCompiler.insert(table, columns, texts.subList(from, Math.min(texts.size(),
                     from + perStatement)), request.commit(), commitTime));
         }
+        return texts;
+    }
+
+    /** {@code written} once the table's CHECK constraints hold for the rows of this commit. */
+    private StatementResult.Written verified(StatementResult.Written written, Statement.InsertRows insert,
+                                             TableDef table, RequestContext request) {
         Checks.verify(sql, table, checks -> CheckCompiler.written(table, checks, request.commit()), insert.pos());
-        request.touch(table.name(), rows.size());
-        // Every inserted row is a current version (a system-versioned table orders by commit only); the
-        // surfaces report each row's key and outcome by position, as for any write.
-        boolean[] current = new boolean[texts.size()];
-        java.util.Arrays.fill(current, true);
-        return new StatementResult.Written("INSERT", table.name(), rows.size(), rows.size(), rows.size(), 0,
-                keys(table, texts), current);
+        request.touch(table.name(), written.rows());
+        return written;
     }
 
     /** Each row's key column texts, in key order, from its texts in column order. */

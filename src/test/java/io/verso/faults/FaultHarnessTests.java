@@ -2,11 +2,11 @@ package io.verso.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.verso.VersoApplication;
 import static io.verso.support.ServiceHttp.freePort;
 import static io.verso.support.ServiceHttp.sql;
 
 import io.verso.support.ServiceHttp;
+import io.verso.support.ServiceProcess;
 import io.verso.support.SqlClient;
 import io.verso.support.TestSecurity;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -328,37 +328,12 @@ class FaultHarnessTests {
         pg.close(); // its pg_ctl stop finds no server (logged); it lets go of its lock on the data folder
     }
 
-    /** The service as its own JVM on the test's classpath, as {@code java -jar} would run it. */
+    /** The service as its own JVM (ServiceProcess), noted as ready once it answers so. */
     private void startService() throws Exception {
         starts++;
-        File log = new File("target/faults/service-" + starts + ".log");
-        log.getParentFile().mkdirs();
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+ExitOnOutOfMemoryError", "-Xmx512m", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), VersoApplication.class.getName(),
-                "--server.port=" + servicePort,
-                "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres",
-                "--spring.datasource.username=postgres", "--spring.datasource.password=",
-                "--verso.security.admin-api-key=" + TestSecurity.ADMIN_KEY, "--verso.read-replicas=",
-                "--verso.retention.check-interval=365d")
-                .redirectErrorStream(true).redirectOutput(log);
-        builder.environment().keySet().removeIf(k -> k.startsWith("SPRING_") || k.startsWith("VERSO_"));
-        service = builder.start();
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            try {
-                if (HTTP.send("http://localhost:" + servicePort, "GET", "/actuator/health/readiness", null)
-                        .statusCode() == 200) {
-                    ready.add(System.nanoTime());
-                    return;
-                }
-            } catch (Exception e) {
-                // not listening yet
-            }
-            assertThat(service.isAlive()).as("the service started (see " + log + ")").isTrue();
-            Thread.sleep(250);
-        }
-        throw new AssertionError("the service was not ready within 120 s (see " + log + ")");
+        service = ServiceProcess.start(new File("target/faults/service-" + starts + ".log"), servicePort,
+                "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres", "512m");
+        ready.add(System.nanoTime());
     }
 
     /** Waits until the running service says it is ready again (PostgreSQL is back), and notes when. */
