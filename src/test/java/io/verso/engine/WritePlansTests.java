@@ -72,7 +72,7 @@ class WritePlansTests extends IntegrationTest {
         long generic = 0;
         List<Connection> pool = new ArrayList<>();
         try {
-            int idle = ((HikariDataSource) dataSource).getHikariPoolMXBean().getIdleConnections();
+            int idle = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().getIdleConnections();
             for (int i = 0; i < idle; i++) {
                 Connection c = dataSource.getConnection();
                 pool.add(c);
