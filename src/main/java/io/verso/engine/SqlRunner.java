@@ -118,8 +118,7 @@ public class SqlRunner {
 
     public <T> T query(CompiledSql sql, RowMapper<T> reader) {
         return execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
-                bind(connection, ps, sql.binds());
+            try (PreparedStatement ps = prepare(connection, sql.sql(), sql.binds())) {
                 // Inside a transaction pgjdbc then reads rows in batches through a portal instead of buffering
                 // the whole result, so a reader that stops at its limit never holds more than one batch extra.
                 ps.setFetchSize(1000);
@@ -287,16 +286,14 @@ public class SqlRunner {
         return outsideTransaction(version, (Connection connection) -> {
             Connection physical = connection.unwrap(org.postgresql.core.BaseConnection.class);
             if (sessionSet.put(physical, Boolean.TRUE) == null) {
-                try (PreparedStatement ps = connection.prepareStatement(session.sql())) {
-                    bind(connection, ps, session.binds());
+                try (PreparedStatement ps = prepare(connection, session.sql(), session.binds())) {
                     ps.execute();
                 } catch (SQLException e) {
                     sessionSet.remove(physical);
                     throw e;
                 }
             }
-            try (PreparedStatement ps = connection.prepareStatement(statement.sql())) {
-                bind(connection, ps, statement.binds());
+            try (PreparedStatement ps = prepare(connection, statement.sql(), statement.binds())) {
                 ps.unwrap(org.postgresql.jdbc.PgStatement.class).setQueryTimeoutMs(timeoutMillis);
                 ps.setMaxRows(maxRows + 1);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -336,8 +333,7 @@ public class SqlRunner {
 
     public int update(CompiledSql sql) {
         return execute((Connection connection) -> {
-            try (PreparedStatement ps = connection.prepareStatement(sql.sql())) {
-                bind(connection, ps, sql.binds());
+            try (PreparedStatement ps = prepare(connection, sql.sql(), sql.binds())) {
                 return ps.executeUpdate();
             }
         });
@@ -377,8 +373,18 @@ public class SqlRunner {
             text.append(text.isEmpty() ? "" : "; ").append(statement.sql());
             binds.addAll(statement.binds());
         }
-        PreparedStatement ps = connection.prepareStatement(text.toString());
+        return prepare(connection, text.toString(), binds);
+    }
+
+    /** {@code text} prepared and bound, planned for its rows when an array bind holds many (see below). */
+    private static PreparedStatement prepare(Connection connection, String text, List<Object> binds)
+            throws SQLException {
+        boolean many = binds.stream().anyMatch(b -> b instanceof ArrayBind a && a.values().length > PLANNED_FOR_ITS_ROWS);
+        PreparedStatement ps = connection.prepareStatement(many ? PLANNED_FOR_ITS_ROWS_MARK + text : text);
         try {
+            if (many) {
+                ps.unwrap(PGStatement.class).setPrepareThreshold(0);
+            }
             bind(connection, ps, binds);
         } catch (SQLException e) {
             ps.close();
@@ -389,8 +395,10 @@ public class SqlRunner {
 
     /**
      * The most elements an array bind has in a statement PostgreSQL may run on a plan made for no binds in
-     * particular. Past it, the statement goes unnamed (pgjdbc's prepare threshold 0), and PostgreSQL plans it for
-     * the arrays it is given. A write's statements take their rows as arrays, and the generic plan PostgreSQL
+     * particular. Past it, the statement goes unnamed (pgjdbc's prepare threshold 0) and under a text of its own
+     * ({@link #PLANNED_FOR_ITS_ROWS_MARK} before it: pgjdbc keeps one server-side statement per text and
+     * connection, and ran a large write on the one its small writes had prepared), so PostgreSQL plans it for the
+     * arrays it is given. A write's statements take their rows as arrays, and the generic plan PostgreSQL
      * switches to after a prepared statement's fifth run on a connection counts ten elements in each: it joined
      * a batch's written rows to its candidates by a nested loop over every pair, so an UPSERT of 1,000 rows took
      * 110-170 ms instead of 30-40, and one of 10,000 took 9.4 s instead of 0.15 (docs/benchmark.md). Small
@@ -398,6 +406,7 @@ public class SqlRunner {
      * such a nested loop costs at a hundred rows.
      */
     static final int PLANNED_FOR_ITS_ROWS = 100;
+    static final String PLANNED_FOR_ITS_ROWS_MARK = "/* planned for its rows */ ";
 
     private static void bind(Connection connection, PreparedStatement ps, List<Object> binds) throws SQLException {
         for (int i = 0; i < binds.size(); i++) {
@@ -412,9 +421,6 @@ public class SqlRunner {
                 ps.setObject(index, typed);
             } else if (value instanceof ArrayBind array) {
                 ps.setArray(index, connection.createArrayOf(array.elementType(), array.values()));
-                if (array.values().length > PLANNED_FOR_ITS_ROWS) {
-                    ps.unwrap(PGStatement.class).setPrepareThreshold(0);
-                }
             } else if (value instanceof Integer v) {
                 ps.setInt(index, v);
             } else if (value instanceof Long v) {

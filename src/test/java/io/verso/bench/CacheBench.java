@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * One-key reads and HTTP caching side by side (bench/cache.sh, docs/benchmark.md "Cached reads"): with the
  * same clients and keys, PostgreSQL direct (a prepared statement on a plain table), Verso's current read,
- * its repeated AS OF read of hot keys (answered from the cache of pinned answers) and a conditional GET of
+ * the same read through GraphQL ({@code <table>_by_key}), its repeated AS OF read of hot keys (answered from the
+ * cache of pinned answers) and a conditional GET of
  * an unchanged current row (304 after one statement that reads no row). Each scenario runs for a fixed
  * time per round, rounds interleaved; reported are reads/s, the ratio to PostgreSQL direct in the same
  * round, and the CPU the service and PostgreSQL's processes spent per read (from /proc; PostgreSQL's
@@ -31,6 +32,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class CacheBench {
 
     private static final String TABLE = "cache_bench";
+    private static final String REST = "Verso GET …/row, current";
+    private static final String GRAPHQL = "Verso POST /graphql " + TABLE + "_by_key, current";
 
     private final String base;
     private final String pgUrl;
@@ -40,7 +43,7 @@ public final class CacheBench {
     private final int clients;
     private final double seconds;
     private final int rounds;
-    private final KeepAliveGet http;
+    private final KeepAliveHttp http;
     /** Whether to measure conditional GETs: false for a service that has no ETags (one before issue 26). */
     private final boolean conditional;
     private final String postmaster;
@@ -63,7 +66,7 @@ public final class CacheBench {
         this.clients = Integer.parseInt(args.getOrDefault("clients", "16"));
         this.seconds = Double.parseDouble(args.getOrDefault("seconds", "5"));
         this.rounds = Integer.parseInt(args.getOrDefault("rounds", "3"));
-        this.http = new KeepAliveGet(base, System.getenv("VERSO_API_KEY"));
+        this.http = new KeepAliveHttp(base, System.getenv("VERSO_API_KEY"));
         this.conditional = Boolean.parseBoolean(args.getOrDefault("conditional", "true"));
         this.postmaster = args.get("pgPid");
         this.serviceJava = args.get("java");
@@ -96,7 +99,8 @@ public final class CacheBench {
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
             measure(samples, "PostgreSQL direct (prepared, plain table)", keys, directRead());
-            measure(samples, "Verso GET …/row, current", keys, k -> ok(http.get(rowPath(k, null)), 200));
+            measure(samples, REST, keys, k -> ok(http.get(rowPath(k, null)), 200));
+            measure(samples, GRAPHQL, keys, k -> ok(http.post("/graphql", byKey(k)), 200));
             measure(samples, "Verso GET …/row?asOfCommit, repeated (hot keys)", hot,
                     k -> ok(http.get(rowPath(k, asOf)), 200));
             if (conditional) {
@@ -152,6 +156,7 @@ public final class CacheBench {
         }
         warmUp = new JitWarmUp(servicePid).run(() -> {
             measure(ignored, "warm-up", keys, k -> ok(http.get(rowPath(k, null)), 200));
+            measure(ignored, "warm-up", keys, k -> ok(http.post("/graphql", byKey(k)), 200));
             measure(ignored, "warm-up", hot, k -> ok(http.get(rowPath(k, asOf)), 200));
             if (conditional) {
                 measure(ignored, "warm-up", hot, k -> ok(http.get(rowPath(k, null), "If-None-Match: " + etags[k]
@@ -179,11 +184,16 @@ public final class CacheBench {
         };
     }
 
+    /** The GraphQL read of one key, current: the same row as {@link #rowPath}'s. */
+    private static String byKey(int key) {
+        return "{\"query\": \"{ " + TABLE + "_by_key(id: " + key + ") { id v } }\"}";
+    }
+
     private static String rowPath(int key, Long asOfCommit) {
         return "/v1/tables/" + TABLE + "/row?key=" + key + (asOfCommit == null ? "" : "&asOfCommit=" + asOfCommit);
     }
 
-    private static void ok(KeepAliveGet.Answer answer, int status) {
+    private static void ok(KeepAliveHttp.Answer answer, int status) {
         if (answer.status() != status) {
             throw new IllegalStateException("status " + answer.status() + ", expected " + status);
         }
@@ -281,6 +291,16 @@ public final class CacheBench {
             md.append(String.format(Locale.ROOT, "| %s | %,.0f–%,.0f | %.2f× | %s | %s |%n", e.getKey(), min, max, ratio,
                     micros(s, Sample::serviceMicros), micros(s, Sample::pgMicros)));
         }
+        List<Sample> rest = samples.get(REST);
+        List<Sample> graphql = samples.get(GRAPHQL);
+        double rate = 0;
+        double cpu = 0;
+        for (int i = 0; i < rest.size(); i++) {
+            rate += rest.get(i).perSecond() / graphql.get(i).perSecond() / rest.size();
+            cpu += graphql.get(i).serviceMicros() / rest.get(i).serviceMicros() / rest.size();
+        }
+        md.append(String.format(Locale.ROOT, "%nGraphQL by key against the REST row, same round: REST reads %.2f× as many "
+                + "a second; GraphQL costs the service %.2f× the CPU per read.%n", rate, cpu));
         return md.toString();
     }
 

@@ -25,12 +25,12 @@ final class VersoClient {
     private final String base;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
-    /** The read scenarios' GETs: as lean a client as the baselines' JDBC drivers (see KeepAliveGet). */
-    private final KeepAliveGet reads;
+    /** The read scenarios' GETs: as lean a client as the baselines' JDBC drivers (see KeepAliveHttp). */
+    private final KeepAliveHttp reads;
 
     VersoClient(String base) {
         this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        this.reads = new KeepAliveGet(this.base, apiKey());
+        this.reads = new KeepAliveHttp(this.base, apiKey());
     }
 
     String base() {
@@ -258,7 +258,7 @@ final class VersoClient {
 
     /** GET, the body drained and counted; a 404 (a key not yet written at that commit) counts as a read. */
     private long get(String path, boolean notFoundIsAnswer) throws IOException {
-        KeepAliveGet.Answer answer = reads.get(path);
+        KeepAliveHttp.Answer answer = reads.get(path);
         if (answer.status() != 200 && !(notFoundIsAnswer && answer.status() == 404)) {
             throw new IOException("GET " + path + ": " + answer.status());
         }
