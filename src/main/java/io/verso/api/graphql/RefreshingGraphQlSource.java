@@ -101,7 +101,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private Built fresh() {
         String fingerprint;
         try {
-            fingerprint = jdbc.queryForObject(FINGERPRINT, String.class);
+            fingerprint = fingerprint();
         } catch (org.springframework.dao.DataAccessException e) {
             // The database is away: serve the last schema, so each field answers DATABASE_UNAVAILABLE
             // as a GraphQL error, rather than failing the whole request before execution.
@@ -144,11 +144,24 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         }
     }
 
+    /**
+     * The catalog's fingerprint, read through a prepared statement: the connection keeps it prepared, where a
+     * plain statement (JdbcTemplate's without arguments) was parsed afresh on every request.
+     */
+    private String fingerprint() {
+        String fingerprint = jdbc.query(connection -> connection.prepareStatement(FINGERPRINT),
+                (java.sql.ResultSet rs) -> rs.next() ? rs.getString(1) : null);
+        if (fingerprint == null) {
+            throw new org.springframework.dao.EmptyResultDataAccessException(1);
+        }
+        return fingerprint;
+    }
+
     private Built build() {
         long start = System.nanoTime();
         record Snapshot(String fingerprint, List<TableDef> tables, java.util.Set<String> derived) {
         }
-        Snapshot read = snapshot.execute(status -> new Snapshot(jdbc.queryForObject(FINGERPRINT, String.class),
+        Snapshot read = snapshot.execute(status -> new Snapshot(fingerprint(),
                 audience.visible(catalog.all()), java.util.Set.copyOf(jdbc.queryForList(DERIVED, String.class))));
         SchemaFactory factory = new SchemaFactory(properties, read.derived(), subscriptions);
         GraphQLSchema schema = factory.build(read.tables());
