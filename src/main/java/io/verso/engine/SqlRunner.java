@@ -379,7 +379,10 @@ public class SqlRunner {
     /** {@code text} prepared and bound, planned for its rows when an array bind holds many (see below). */
     private static PreparedStatement prepare(Connection connection, String text, List<Object> binds)
             throws SQLException {
-        boolean many = binds.stream().anyMatch(b -> b instanceof ArrayBind a && a.values().length > PLANNED_FOR_ITS_ROWS);
+        boolean many = false;
+        for (Object bind : binds) {
+            many |= bind instanceof ArrayBind array && array.values().length > PLANNED_FOR_ITS_ROWS;
+        }
         PreparedStatement ps = connection.prepareStatement(many ? PLANNED_FOR_ITS_ROWS_MARK + text : text);
         try {
             if (many) {

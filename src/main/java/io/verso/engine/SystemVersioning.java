@@ -58,10 +58,14 @@ final class SystemVersioning {
         SystemTables.checkInsert(insert, table);
         List<Ident> named = WriteAnalyzer.namedColumns(insert, table);
         if (insert.query() != null) {
-            long[] rows = {0};
-            queried.accept(insert, chunk -> rows[0] += written(insert, table, named, chunk, request, commitTime).size());
-            return rows[0] == 0 ? StatementResult.Written.empty("INSERT", table.name()) : verified(new StatementResult.Written(
-                    "INSERT", table.name(), rows[0], rows[0], rows[0], 0, List.of(), new boolean[0]), insert, table, request);
+            long[] count = {0};
+            queried.accept(insert, chunk -> count[0] += written(insert, table, named, chunk, request, commitTime).size());
+            if (count[0] == 0) {
+                return StatementResult.Written.empty("INSERT", table.name());
+            }
+            long rows = count[0];
+            return verified(new StatementResult.Written("INSERT", table.name(), rows, rows, rows, 0, List.of(),
+                    new boolean[0]), insert, table, request);
         }
         List<RowInput> rows = WriteAnalyzer.rows(insert, table, request.params());
         if (rows.isEmpty()) {

@@ -14,9 +14,11 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.support.DataAccessUtils;
 import org.springframework.graphql.execution.DataFetcherExceptionResolver;
 import org.springframework.graphql.execution.GraphQlSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.SingleColumnRowMapper;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -149,12 +151,8 @@ final class RefreshingGraphQlSource implements GraphQlSource {
      * plain statement (JdbcTemplate's without arguments) was parsed afresh on every request.
      */
     private String fingerprint() {
-        String fingerprint = jdbc.query(connection -> connection.prepareStatement(FINGERPRINT),
-                (java.sql.ResultSet rs) -> rs.next() ? rs.getString(1) : null);
-        if (fingerprint == null) {
-            throw new org.springframework.dao.EmptyResultDataAccessException(1);
-        }
-        return fingerprint;
+        return DataAccessUtils.requiredSingleResult(jdbc.query(connection -> connection.prepareStatement(FINGERPRINT),
+                SingleColumnRowMapper.newInstance(String.class)));
     }
 
     private Built build() {
