@@ -134,6 +134,7 @@ class BatchRunner {
             }
             if (!writes) {
                 state.servedAt(result.readCommit());
+                state.readUnder(result.catalogVersion());
             }
             int next = 0;
             for (int u = 0; u < pending.size(); u++) {

@@ -11,14 +11,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.graphql.execution.BatchLoaderRegistry;
 import org.springframework.graphql.execution.DataFetcherExceptionResolver;
-import org.springframework.graphql.execution.GraphQlSource;
+import org.springframework.graphql.ExecutionGraphQlService;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import reactor.core.publisher.Flux;
 
 /**
- * Wires the programmatic schema into Spring GraphQL: our {@link GraphQlSource} replaces Boot's
- * file-based one, and Boot's HTTP endpoint, GraphiQL and batch loader registry stay as they are.
+ * Wires the programmatic schema into Spring GraphQL: our {@link RefreshingGraphQlSource} replaces Boot's
+ * file-based one and our {@link CatalogCheckedExecution} Boot's execution service; Boot's HTTP endpoint,
+ * GraphiQL and batch loader registry stay as they are.
  */
 @Configuration(proxyBeanMethods = false)
 class GraphqlConfiguration {
@@ -31,7 +32,7 @@ class GraphqlConfiguration {
     }
 
     @Bean
-    GraphQlSource graphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
+    RefreshingGraphQlSource graphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
                                 GraphqlProperties properties, ObjectProvider<DataFetcherExceptionResolver> resolvers,
                                 ObjectProvider<Instrumentation> instrumentations, AccessControl access,
                                 FeedSubscriptions subscriptions) {
@@ -51,6 +52,12 @@ class GraphqlConfiguration {
         return new RefreshingGraphQlSource(jdbc, transactions, catalog, properties,
                 resolvers.orderedStream().toList(), instrumentations.orderedStream().toList(), audience,
                 subscriptions);
+    }
+
+    /** Queries run on the newest schema this instance has seen, checked once run: no catalog query before each. */
+    @Bean
+    ExecutionGraphQlService executionGraphQlService(RefreshingGraphQlSource source, BatchLoaderRegistry loaders) {
+        return new CatalogCheckedExecution(source, loaders);
     }
 
     /** One loader for every field: all jobs dispatched together become one engine call. */

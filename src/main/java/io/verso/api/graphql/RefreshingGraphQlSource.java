@@ -2,6 +2,7 @@ package io.verso.api.graphql;
 
 import graphql.GraphQL;
 import graphql.execution.AsyncExecutionStrategy;
+import graphql.execution.instrumentation.ChainedInstrumentation;
 import graphql.execution.instrumentation.Instrumentation;
 import graphql.schema.GraphQLSchema;
 import io.verso.catalog.Catalog;
@@ -31,7 +32,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@link AtomicReference}, so a request sees either the old schema or the new one, never a
  * half-built one, and keeps it to the end even if a newer one is published meanwhile.
  *
- * <p>Per request, one cheap query takes the catalog's fingerprint: verso.catalog_version, which
+ * <p>A query runs on the schema of the newest fingerprint a request has read ({@link #assumed}), checked
+ * once it has run ({@link CatalogCheckedExecution}). Before any other request, and before a query that did
+ * not stand that check, one cheap query takes the catalog's fingerprint: verso.catalog_version, which
  * every catalog change increments in its own transaction. When it
  * matches the published schema, that schema is used and nothing waits. When it does not, the first
  * request to notice builds the new schema on its own thread, reading the fingerprint and the
@@ -47,7 +50,11 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private static final String DERIVED = "SELECT t.name FROM verso.derived_tables d JOIN verso.user_tables t"
             + " ON t.id = d.table_id";
 
-    private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema) {
+    /**
+     * A schema and the GraphQL that runs it; {@code assuming}, the same with {@link AssumedCatalog} first, for
+     * requests that run on it unchecked.
+     */
+    private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema, GraphQL assuming) {
     }
 
     private final JdbcTemplate jdbc;
@@ -62,6 +69,9 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private final Audience audience;
     private final ConcurrentMap<String, CompletableFuture<Built>> building = new ConcurrentHashMap<>();
     private final FeedSubscriptions subscriptions;
+    private final java.util.concurrent.atomic.AtomicLong catalogChecks = new java.util.concurrent.atomic.AtomicLong();
+    /** The newest fingerprint a request has read, null before the first. */
+    private final AtomicReference<String> newest = new AtomicReference<>();
 
     RefreshingGraphQlSource(JdbcTemplate jdbc, PlatformTransactionManager transactions, Catalog catalog,
                             GraphqlProperties properties, List<DataFetcherExceptionResolver> resolvers,
@@ -100,10 +110,40 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         List<TableDef> visible(List<TableDef> all);
     }
 
+    /**
+     * The GraphQL of the newest catalog version a request of this instance has read, for the calling audience,
+     * with no query; null when this instance has not built it (then a request asks, through {@link #graphQl}).
+     */
+    GraphQL assumed() {
+        String fingerprint = newest.get();
+        if (fingerprint == null) {
+            return null;
+        }
+        String key = audience.key();
+        Built built = key == null ? current.get() : narrowed.get(fingerprint + "|" + key);
+        return built != null && built.fingerprint().equals(fingerprint) ? built.assuming() : null;
+    }
+
+    /** Queries of the catalog's fingerprint made so far: what tests check a request's round trips against. */
+    long catalogChecks() {
+        return catalogChecks.get();
+    }
+
+    /** Whether the catalog is still at {@code version}, false when the database cannot say. */
+    boolean stillCurrent(long version) {
+        try {
+            return fingerprint().equals(Long.toString(version));
+        } catch (org.springframework.dao.DataAccessException e) {
+            return false;
+        }
+    }
+
     private Built fresh() {
         String fingerprint;
         try {
             fingerprint = fingerprint();
+            newest.accumulateAndGet(fingerprint, (seen, read) -> seen == null
+                    || Long.parseLong(read) > Long.parseLong(seen) ? read : seen);
         } catch (org.springframework.dao.DataAccessException e) {
             // The database is away: serve the last schema, so each field answers DATABASE_UNAVAILABLE
             // as a GraphQL error, rather than failing the whole request before execution.
@@ -151,6 +191,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
      * plain statement (JdbcTemplate's without arguments) was parsed afresh on every request.
      */
     private String fingerprint() {
+        catalogChecks.incrementAndGet();
         return DataAccessUtils.requiredSingleResult(jdbc.query(connection -> connection.prepareStatement(FINGERPRINT),
                 SingleColumnRowMapper.newInstance(String.class)));
     }
@@ -183,6 +224,9 @@ final class RefreshingGraphQlSource implements GraphQlSource {
                 .build();
         log.info("GraphQL schema built for {} table(s) in {} ms, catalog fingerprint {}", read.tables().size(),
                 (System.nanoTime() - start) / 1_000_000, read.fingerprint());
-        return new Built(read.fingerprint(), source.graphQl(), source.schema());
+        GraphQL graphQl = source.graphQl();
+        GraphQL assuming = graphQl.transform(b -> b.instrumentation(new ChainedInstrumentation(
+                new AssumedCatalog(Long.parseLong(read.fingerprint())), graphQl.getInstrumentation())));
+        return new Built(read.fingerprint(), graphQl, source.schema(), assuming);
     }
 }

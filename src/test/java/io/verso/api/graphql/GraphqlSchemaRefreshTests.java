@@ -12,10 +12,59 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.graphql.test.tester.GraphQlTester;
 
 /** The schema follows DDL made through POST /v1/sql, without a restart, and never shows half a schema. */
 class GraphqlSchemaRefreshTests extends GraphqlSupport {
+
+    @Autowired
+    RefreshingGraphQlSource schemas;
+
+    @Autowired
+    BatchRunner batches;
+
+    @Test
+    void aQueryOnAKnownSchemaAsksTheCatalogNothingAndAMutationRunsOnce() {
+        String t = table("known");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT) VERSIONED");
+        sql.write("UPSERT INTO " + t + " VALUES (1, 'one')");
+        String query = "{ " + t + "_by_key(k: 1) { v } }";
+        graphql.document(query).execute().path(t + "_by_key.v").entity(String.class).isEqualTo("one");
+        long checks = schemas.catalogChecks();
+        long calls = batches.engineCalls();
+        for (int i = 0; i < 10; i++) {
+            graphql.document(query).execute().path(t + "_by_key.v").entity(String.class).isEqualTo("one");
+        }
+        assertThat(schemas.catalogChecks() - checks).isZero();
+        assertThat(batches.engineCalls() - calls).isEqualTo(10);
+
+        String log = table("log");
+        sql.write("CREATE TABLE " + log + " (article INT, qte INT) APPEND");
+        long before = sql.latestCommit();
+        graphql.document("mutation { insert_" + log + "(rows: [{article: 1, qte: 2}]) { commit } }").execute()
+                .errors().verify();
+        assertThat(sql.latestCommit()).isEqualTo(before + 1);
+        graphql.document("{ " + log + " { nodes { article } } }").execute()
+                .path(log + ".nodes[*].article").entityList(Integer.class).containsExactly(1);
+    }
+
+    @Test
+    void aQueryTheOldSchemaStillValidatesIsAnsweredOnTheNewOne() {
+        String t = table("retyped");
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT) VERSIONED");
+        sql.write("UPSERT INTO " + t + " VALUES (1, 'seven')");
+        String query = "{ " + t + "_by_key(k: 1) { v } }";
+        for (int i = 0; i < 2; i++) {
+            graphql.document(query).execute().path(t + "_by_key.v").entity(Object.class).isEqualTo("seven");
+        }
+        // The old schema's v (String) still takes the query, and would answer "7".
+        sql.write("DROP TABLE " + t + "; CREATE TABLE " + t + " (k INT PRIMARY KEY, v INT) VERSIONED; UPSERT INTO "
+                + t + " VALUES (1, 7)");
+        GraphQlTester.Response response = graphql.document(query).execute();
+        response.errors().verify();
+        response.path(t + "_by_key.v").entity(Object.class).isEqualTo(7);
+    }
 
     @Test
     void createDropAndRecreateChangeTheSchema() {
