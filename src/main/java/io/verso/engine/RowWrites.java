@@ -468,7 +468,7 @@ final class RowWrites {
     /**
      * The text of a value an UPDATE assigns to {@code column}, when PostgreSQL casting that text to the column's
      * type gives what the statement's own read gives: a string (sent untyped, so read as text and cast), an
-     * integer into a column of numbers or text, NULL. Else null: a typed literal, a decimal, a boolean (cast
+     * integer (a JSON one too) into a column of numbers or text, NULL. Else null: a typed literal, a decimal, a boolean (cast
      * from their own types, not from text) are left to the statement's own read.
      */
     private Given given(Expr value, ColumnDef column) {
@@ -490,8 +490,15 @@ final class RowWrites {
         if (v == null || v instanceof String) {
             return new Given((String) v);
         }
-        boolean integer = v instanceof Long || v instanceof Integer || v instanceof java.math.BigInteger;
-        return integer && NUMBERS_OR_TEXT.contains(column.type().base()) ? new Given(v.toString()) : null;
+        if (!NUMBERS_OR_TEXT.contains(column.type().base())) {
+            return null;
+        }
+        if (v instanceof Long || v instanceof Integer || v instanceof java.math.BigInteger) {
+            return new Given(v.toString());
+        }
+        // A JSON integer comes as a BigDecimal of scale 0 (api/rest/JsonValues); one written with a fraction or
+        // an exponent is a decimal, left to the statement's own read.
+        return v instanceof java.math.BigDecimal d && d.scale() == 0 ? new Given(d.toPlainString()) : null;
     }
 
     private static final Set<io.verso.catalog.ColumnType.Base> NUMBERS_OR_TEXT = java.util.EnumSet.of(

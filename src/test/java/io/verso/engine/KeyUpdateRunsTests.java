@@ -144,6 +144,26 @@ class KeyUpdateRunsTests extends IntegrationTest {
         }
     }
 
+    /** JSON integers (BigDecimal on the server) into columns of integers, decimals and text, read in one statement. */
+    @Test
+    void jsonIntegersEndAsTheyDoOneByOne() {
+        String together = create("VERSIONED VALID BY (ix)");
+        String alone = create("VERSIONED VALID BY (ix)");
+        List<String> statements = new ArrayList<>();
+        List<Object> params = new ArrayList<>();
+        for (int id = 1; id <= 7; id++) {
+            statements.add("UPDATE %t SET v = ?, ix = ?, n = ?, a = ?, ax = ? WHERE id = ?");
+            params.addAll(List.of((long) id * 3, 6L, id * 1_000L, (long) -id, 6L, (long) id));
+        }
+        Response one = sql.post(String.join("; ", statements).replace("%t", together), params.toArray());
+        Response other = sql.post(String.join("; SELECT 1; ", statements).replace("%t", alone), params.toArray());
+        assertThat(one.statusCode()).as(one.asString()).isEqualTo(200);
+        assertThat(other.statusCode()).as(other.asString()).isEqualTo(200);
+        assertThat(sql.rows("SELECT " + COLUMNS + " FROM " + together + " ORDER BY id"))
+                .isEqualTo(sql.rows("SELECT " + COLUMNS + " FROM " + alone + " ORDER BY id"))
+                .contains(java.util.Arrays.asList("3", "9", "6", "-3", "6", null, "3000.00"));
+    }
+
     @Test
     void aRefusalInARunNamesItsOwnStatementAndWritesNothing() {
         String t = create("VERSIONED");
