@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +70,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
     private final Audience audience;
     private final ConcurrentMap<String, CompletableFuture<Built>> building = new ConcurrentHashMap<>();
     private final FeedSubscriptions subscriptions;
-    private final java.util.concurrent.atomic.AtomicLong catalogChecks = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong catalogChecks = new AtomicLong();
     /** The newest fingerprint a request has read, null before the first. */
     private final AtomicReference<String> newest = new AtomicReference<>();
 

@@ -12,6 +12,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.stream.Collectors;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.graphql.test.tester.GraphQlTester;
 
@@ -23,6 +27,15 @@ class GraphqlSchemaRefreshTests extends GraphqlSupport {
 
     @Autowired
     BatchRunner batches;
+
+    @Autowired
+    MeterRegistry meters;
+
+    /** The GraphQL requests observed so far (Spring GraphQL's {@code graphql.request}), by outcome. */
+    private Map<String, Long> graphqlRequests() {
+        return meters.find("graphql.request").timers().stream().collect(Collectors.groupingBy(
+                t -> String.valueOf(t.getId().getTag("graphql.outcome")), Collectors.summingLong(Timer::count)));
+    }
 
     @Test
     void aQueryOnAKnownSchemaAsksTheCatalogNothingAndAMutationRunsOnce() {
@@ -42,9 +55,15 @@ class GraphqlSchemaRefreshTests extends GraphqlSupport {
         String log = table("log");
         sql.write("CREATE TABLE " + log + " (article INT, qte INT) APPEND");
         long before = sql.latestCommit();
+        Map<String, Long> observed = graphqlRequests();
         graphql.document("mutation { insert_" + log + "(rows: [{article: 1, qte: 2}]) { commit } }").execute()
                 .errors().verify();
         assertThat(sql.latestCommit()).isEqualTo(before + 1);
+        // One request observed, and as a success: a mutation is never started on an unchecked schema.
+        Map<String, Long> after = graphqlRequests();
+        assertThat(after.getOrDefault("SUCCESS", 0L) - observed.getOrDefault("SUCCESS", 0L)).isEqualTo(1);
+        assertThat(after.values().stream().mapToLong(Long::longValue).sum()
+                - observed.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
         graphql.document("{ " + log + " { nodes { article } } }").execute()
                 .path(log + ".nodes[*].article").entityList(Integer.class).containsExactly(1);
     }
