@@ -9,12 +9,16 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.graphql.ExecutionGraphQlService;
 import org.springframework.graphql.execution.BatchLoaderRegistry;
 import org.springframework.graphql.execution.DataFetcherExceptionResolver;
-import org.springframework.graphql.ExecutionGraphQlService;
+import org.springframework.graphql.server.WebGraphQlHandler;
+import org.springframework.graphql.server.webmvc.GraphQlHttpHandler;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import reactor.core.publisher.Flux;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Wires the programmatic schema into Spring GraphQL: our {@link RefreshingGraphQlSource} replaces Boot's
@@ -58,6 +62,16 @@ class GraphqlConfiguration {
     @Bean
     ExecutionGraphQlService executionGraphQlService(RefreshingGraphQlSource source, BatchLoaderRegistry loaders) {
         return new CatalogCheckedExecution(source, loaders);
+    }
+
+    /**
+     * The HTTP endpoint reading and writing JSON with the application's mapper directly: Boot's handler goes through
+     * MVC's whole list of message converters for every request, trying each in turn to read the body and again to
+     * write the answer. The JSON is the same; the WebSocket handler (SocketSessions) uses the same converter.
+     */
+    @Bean
+    GraphQlHttpHandler graphQlHttpHandler(WebGraphQlHandler handler, JsonMapper json) {
+        return new GraphQlHttpHandler(handler, new JacksonJsonHttpMessageConverter(json));
     }
 
     /** One loader for every field: all jobs dispatched together become one engine call. */
