@@ -13,7 +13,7 @@ import org.apache.catalina.valves.ErrorReportValve;
 /**
  * Tomcat's own error pages as problem details rather than HTML: a request it refuses before any filter
  * runs (a bad escape, %00 or an invalid UTF-8 sequence in the path, a header with a character HTTP does
- * not allow, a header too large) and an empty error response of a handler (405 from the GraphQL route).
+ * not allow, a header too large) and an empty error response of a handler (405 and 415 from the GraphQL route).
  * Each says what was wrong in words a caller can act on and carries a requestId: the one
  * {@code ops.RequestIdFilter} gave the request, else a fresh one, also sent as X-Request-Id.
  */
@@ -58,6 +58,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         if (status == 405) {
             return Problem.notAllowed(request.getMethod(), path(request), response.getHeader("Allow"));
         }
+        if (status == 415) {
+            return unsupportedMediaType(request.getContentType(), response.getHeader("Accept"));
+        }
         Matcher header = throwable == null || throwable.getMessage() == null ? null
                 : REFUSED_HEADER.matcher(throwable.getMessage());
         if (header != null && header.find()) {
@@ -71,6 +74,17 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         return Problem.ofStatus(status, "the server refused the request (HTTP " + status + "): check the path's "
                 + "escapes, that it is UTF-8 without NUL characters, and the size of the request line and headers",
                 null);
+    }
+
+    /**
+     * A body of a type the route does not read (the GraphQL route's refusal reaches here with no body of its own),
+     * named with what it takes: the refusal's Accept header, which Spring sets to the types the route reads.
+     */
+    static Problem unsupportedMediaType(String sent, String accepted) {
+        String type = sent == null || sent.isBlank() ? "no Content-Type"
+                : "Content-Type '" + (sent.length() > 100 ? sent.substring(0, 100) + "…" : sent) + "'";
+        return Problem.ofStatus(415, "this endpoint does not read a body of " + type + ": send "
+                + (accepted == null || accepted.isBlank() ? "application/json" : accepted), null);
     }
 
     /** The path as asked, bounded: it is echoed into the problem, which Jackson escapes. */

@@ -45,6 +45,16 @@ class GraphqlRawHttpTests extends GraphqlSupport {
     }
 
     @Test
+    void aBodyOfAnotherTypeIsRefusedNamingTheTypeAndWhatToSend() {
+        Response response = given().port(port).contentType("text/plain")
+                .body("{\"query\": \"{ __typename }\"}").when().post("/graphql");
+        assertThat(response.statusCode()).isEqualTo(415);
+        JsonNode problem = SqlClient.JSON.readTree(response.asString());
+        assertThat(problem.get("code").asString()).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
+        assertThat(problem.get("detail").asString()).contains("Content-Type 'text/plain", "send application/json");
+    }
+
+    @Test
     void introspectionAndGraphiqlAreOn() {
         Response introspection = given().port(port).contentType("application/json")
                 .body("{\"query\": \"{ __schema { queryType { name } types { name } } }\"}").when().post("/graphql");
