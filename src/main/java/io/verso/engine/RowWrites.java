@@ -468,8 +468,8 @@ final class RowWrites {
     /**
      * The text of a value an UPDATE assigns to {@code column}, when PostgreSQL casting that text to the column's
      * type gives what the statement's own read gives: a string (sent untyped, so read as text and cast), an
-     * integer (a JSON one too) into a column of numbers or text, NULL. Else null: a typed literal, a decimal, a boolean (cast
-     * from their own types, not from text) are left to the statement's own read.
+     * integer (a JSON one too) into a column of numbers or text, NULL. Else null: a typed literal, a decimal, a
+     * boolean (cast from their own types, not from text) are left to the statement's own read.
      */
     private Given given(Expr value, ColumnDef column) {
         Object v;

@@ -79,6 +79,17 @@ public record Problem(int status, ErrorCode code, String detail, String instance
                 : "; it takes " + String.join(" or ", allow.strip().split("\\s*,\\s*")) + " (the Allow header)"));
     }
 
+    /**
+     * A 415: the Content-Type sent (bounded: it is echoed, and Jackson escapes it) and what to send instead, the
+     * types the endpoint reads.
+     */
+    public static Problem unsupportedMediaType(String sent, String accepted) {
+        String type = sent == null || sent.isBlank() ? "no Content-Type"
+                : "Content-Type '" + (sent.length() > 100 ? sent.substring(0, 100) + "…" : sent) + "'";
+        return of(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "this endpoint does not read a body of " + type + ": send "
+                + (accepted == null || accepted.isBlank() ? "application/json" : accepted));
+    }
+
     public Problem at(String instance) {
         return new Problem(status, code, detail, instance, line, column, pointer, requestId);
     }

@@ -59,7 +59,9 @@ public class ProblemErrorReportValve extends ErrorReportValve {
             return Problem.notAllowed(request.getMethod(), path(request), response.getHeader("Allow"));
         }
         if (status == 415) {
-            return unsupportedMediaType(request.getContentType(), response.getHeader("Accept"));
+            // The same words as a 415 Spring MVC answers through api/rest/ProblemAdvice; Spring sets Accept to
+            // the types the route reads.
+            return Problem.unsupportedMediaType(request.getContentType(), response.getHeader("Accept"));
         }
         Matcher header = throwable == null || throwable.getMessage() == null ? null
                 : REFUSED_HEADER.matcher(throwable.getMessage());
@@ -74,17 +76,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         return Problem.ofStatus(status, "the server refused the request (HTTP " + status + "): check the path's "
                 + "escapes, that it is UTF-8 without NUL characters, and the size of the request line and headers",
                 null);
-    }
-
-    /**
-     * A body of a type the route does not read (the GraphQL route's refusal reaches here with no body of its own),
-     * named with what it takes: the refusal's Accept header, which Spring sets to the types the route reads.
-     */
-    static Problem unsupportedMediaType(String sent, String accepted) {
-        String type = sent == null || sent.isBlank() ? "no Content-Type"
-                : "Content-Type '" + (sent.length() > 100 ? sent.substring(0, 100) + "…" : sent) + "'";
-        return Problem.ofStatus(415, "this endpoint does not read a body of " + type + ": send "
-                + (accepted == null || accepted.isBlank() ? "application/json" : accepted), null);
     }
 
     /** The path as asked, bounded: it is echoed into the problem, which Jackson escapes. */

@@ -129,6 +129,8 @@ class ContainerProblemsTests extends IntegrationTest {
                 StandardCharsets.ISO_8859_1)), "SELECT 1");
         assertThat(media.status()).isEqualTo(415);
         assertThat(media.json().path("code").asString()).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
+        // In the words the GraphQL route's 415 has (GraphqlRawHttpTests).
+        assertThat(media.json().path("detail").asString()).contains("Content-Type 'text/plain", "send application/json");
         carriesItsRequestId(media);
         Raw limit = raw("GET", "/v1/commits?limit=abc", List.of(admin()), null);
         assertThat(limit.status()).isEqualTo(400);

@@ -24,7 +24,7 @@ import reactor.core.publisher.Mono;
  * read nothing, such as an introspection, or one that failed). Otherwise (the catalog changed, or the
  * database is away) the request runs again, as it always did, on the schema of the version it reads first.
  * A mutation or subscription never runs on an unchecked schema: a document that may hold one runs checked
- * ({@link #onlyQueries}), and {@link AssumedCatalog} stops any that got past that before it starts.
+ * ({@link #onlyQueries}), decided before it starts.
  * A query that runs again is observed twice ({@code graphql.request}): that happens after a catalog change,
  * not at every request.
  */
@@ -96,9 +96,6 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
         AssumedCatalog assumption = context.get(AssumedCatalog.class);
         if (assumption == null) {
             return true; // it ran on a checked schema
-        }
-        if (context.hasKey(AssumedCatalog.NotAQuery.class)) {
-            return false;
         }
         RequestState state = context.get(RequestState.class);
         Set<Long> read = state == null ? Set.of() : state.catalogVersions();

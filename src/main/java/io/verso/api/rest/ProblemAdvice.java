@@ -13,6 +13,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.ErrorResponse;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -71,6 +72,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
             // The same words as a 405 Tomcat answers itself (security.ProblemErrorReportValve).
             problem = Problem.notAllowed(refused.getMethod(), path, refused.getSupportedMethods() == null ? null
                     : String.join(", ", refused.getSupportedMethods()));
+        } else if (ex instanceof HttpMediaTypeNotSupportedException media) {
+            // The same words as a 415 of the GraphQL route (security.ProblemErrorReportValve).
+            problem = Problem.unsupportedMediaType(media.getContentType() == null ? null
+                    : media.getContentType().toString(), MediaType.toString(media.getSupportedMediaTypes()));
         } else {
             ProblemDetail spring = body instanceof ProblemDetail p ? p
                     : ex instanceof ErrorResponse er ? er.getBody() : null;

@@ -37,11 +37,17 @@ class GraphqlSchemaRefreshTests extends GraphqlSupport {
                 t -> String.valueOf(t.getId().getTag("graphql.outcome")), Collectors.summingLong(Timer::count)));
     }
 
+    /** A new VERSIONED table (k INT PRIMARY KEY, v {@code type}) holding the row (1, {@code value}). */
+    private String oneRow(String prefix, String type, String value) {
+        String t = table(prefix);
+        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v " + type + ") VERSIONED; UPSERT INTO " + t
+                + " VALUES (1, " + value + ")");
+        return t;
+    }
+
     @Test
     void aQueryOnAKnownSchemaAsksTheCatalogNothingAndAMutationRunsOnce() {
-        String t = table("known");
-        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT) VERSIONED");
-        sql.write("UPSERT INTO " + t + " VALUES (1, 'one')");
+        String t = oneRow("known", "TEXT", "'one'");
         String query = "{ " + t + "_by_key(k: 1) { v } }";
         graphql.document(query).execute().path(t + "_by_key.v").entity(String.class).isEqualTo("one");
         long checks = schemas.catalogChecks();
@@ -70,9 +76,7 @@ class GraphqlSchemaRefreshTests extends GraphqlSupport {
 
     @Test
     void aQueryTheOldSchemaStillValidatesIsAnsweredOnTheNewOne() {
-        String t = table("retyped");
-        sql.write("CREATE TABLE " + t + " (k INT PRIMARY KEY, v TEXT) VERSIONED");
-        sql.write("UPSERT INTO " + t + " VALUES (1, 'seven')");
+        String t = oneRow("retyped", "TEXT", "'seven'");
         String query = "{ " + t + "_by_key(k: 1) { v } }";
         for (int i = 0; i < 2; i++) {
             graphql.document(query).execute().path(t + "_by_key.v").entity(Object.class).isEqualTo("seven");
