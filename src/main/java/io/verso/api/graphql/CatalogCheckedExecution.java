@@ -1,16 +1,31 @@
 package io.verso.api.graphql;
 
+import graphql.ExecutionInput;
+import graphql.ExecutionResult;
 import graphql.GraphQL;
 import graphql.GraphQLContext;
+import graphql.GraphqlErrorBuilder;
+import graphql.execution.instrumentation.Instrumentation;
+import graphql.execution.instrumentation.InstrumentationContext;
+import graphql.execution.instrumentation.InstrumentationState;
+import graphql.execution.instrumentation.parameters.InstrumentationCreateStateParameters;
+import graphql.execution.instrumentation.parameters.InstrumentationExecutionParameters;
 import graphql.schema.GraphQLSchema;
+import io.micrometer.context.ContextSnapshotFactory;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.graphql.ExecutionGraphQlRequest;
 import org.springframework.graphql.ExecutionGraphQlResponse;
 import org.springframework.graphql.ExecutionGraphQlService;
 import org.springframework.graphql.execution.BatchLoaderRegistry;
+import org.springframework.graphql.execution.ContextPropagationHelper;
 import org.springframework.graphql.execution.DefaultExecutionGraphQlService;
 import org.springframework.graphql.execution.GraphQlSource;
+import org.springframework.graphql.support.DefaultExecutionGraphQlResponse;
 import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
 
 /**
  * Runs a GraphQL request on the schema of the newest catalog version this instance has seen, and checks
@@ -27,15 +42,23 @@ import reactor.core.publisher.Mono;
  * ({@link #onlyQueries}), decided before it starts.
  * A query that runs again is observed twice ({@code graphql.request}): that happens after a catalog change,
  * not at every request.
+ *
+ * <p>A read of one row by key is answered without graphql-java ({@link OneKeyReads}), on the same newest schema and
+ * under the same check, its execution instrumented as graphql-java's would be (the request's observation, the
+ * commit extension), its fields' data fetchers not (there are none). One that the check or its read turns down
+ * runs again as any other query, and is observed twice.
  */
 final class CatalogCheckedExecution implements ExecutionGraphQlService {
 
     private final RefreshingGraphQlSource source;
     private final ExecutionGraphQlService assumed;
     private final ExecutionGraphQlService checked;
+    private final BatchRunner runner;
+    private final AtomicLong shortcuts = new AtomicLong();
 
-    CatalogCheckedExecution(RefreshingGraphQlSource source, BatchLoaderRegistry loaders) {
+    CatalogCheckedExecution(RefreshingGraphQlSource source, BatchLoaderRegistry loaders, BatchRunner runner) {
         this.source = source;
+        this.runner = runner;
         this.checked = service(source, loaders);
         this.assumed = service(new GraphQlSource() {
             @Override
@@ -62,8 +85,79 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
         if (!onlyQueries(request.getDocument())) {
             return checked.execute(request);
         }
+        RefreshingGraphQlSource.Assumed newest = source.assumedShortcut();
+        if (newest == null) {
+            return unchecked(request);
+        }
+        return Mono.deferContextual(view -> {
+            ExecutionInput input = input(request, view);
+            OneKeyReads.Read read = newest.oneKeyReads().read(input);
+            if (read == null) {
+                return unchecked(request);
+            }
+            Shortcut taken = answer(read, input, newest);
+            return switch (taken.fate()) {
+                case ANSWERED -> Mono.just(taken.response());
+                case CATALOG_CHANGED -> checked.execute(request);
+                case NOT_ANSWERED -> unchecked(request);
+            };
+        });
+    }
+
+    /** Requests answered without graphql-java so far: what tests check the shortcut against. */
+    long shortcuts() {
+        return shortcuts.get();
+    }
+
+    private Mono<ExecutionGraphQlResponse> unchecked(ExecutionGraphQlRequest request) {
         return assumed.execute(request).flatMap(response -> stands(response)
                 ? Mono.just(response) : checked.execute(request));
+    }
+
+    /** The request's input, with the Reactor context's thread-local values, as Spring's execution service makes it. */
+    private static ExecutionInput input(ExecutionGraphQlRequest request, ContextView view) {
+        ExecutionInput input = request.toExecutionInput();
+        ContextSnapshotFactory factory = ContextPropagationHelper.getInstance(view);
+        ContextPropagationHelper.saveInstance(factory, input.getGraphQLContext());
+        factory.captureFrom(view).updateContext(input.getGraphQLContext());
+        return input;
+    }
+
+    private enum Fate { ANSWERED, NOT_ANSWERED, CATALOG_CHANGED }
+
+    private record Shortcut(Fate fate, ExecutionGraphQlResponse response) {
+    }
+
+    /**
+     * Runs the read under the instrumentation of an execution; its answer stands when the read held the schema's
+     * catalog version and gave a value graphql-java would answer as is.
+     */
+    private Shortcut answer(OneKeyReads.Read read, ExecutionInput input, RefreshingGraphQlSource.Assumed newest) {
+        Instrumentation instrumentation = newest.instrumentation();
+        GraphQLSchema schema = newest.schema();
+        InstrumentationState state = instrumentation.createStateAsync(
+                new InstrumentationCreateStateParameters(schema, input)).join();
+        InstrumentationExecutionParameters parameters = new InstrumentationExecutionParameters(input, schema);
+        InstrumentationContext<ExecutionResult> execution = instrumentation.beginExecution(parameters, state);
+        execution.onDispatched();
+        Outcome outcome = runner.run(List.of(read.job())).get(0);
+        boolean sameCatalog = read.job().state().catalogVersions().equals(Set.of(newest.version()));
+        Map<String, Object> data = outcome.error() != null || !sameCatalog ? null
+                : read.data((Row) outcome.value(), input.getGraphQLContext(), input.getLocale());
+        if (data == null) {
+            // Observed as what it was, an attempt that does not stand; the request runs again.
+            String why = outcome.error() != null ? outcome.error().getMessage()
+                    : !sameCatalog ? "the catalog changed" : "a value graphql-java reports";
+            execution.onCompleted(ExecutionResult.newExecutionResult()
+                    .addError(GraphqlErrorBuilder.newError().message("run again: " + why).build()).build(), null);
+            return new Shortcut(outcome.error() == null && !sameCatalog ? Fate.CATALOG_CHANGED : Fate.NOT_ANSWERED,
+                    null);
+        }
+        ExecutionResult result = ExecutionResult.newExecutionResult().data(data).build();
+        execution.onCompleted(result, null);
+        result = instrumentation.instrumentExecutionResult(result, parameters, state).join();
+        shortcuts.incrementAndGet();
+        return new Shortcut(Fate.ANSWERED, new DefaultExecutionGraphQlResponse(input, result));
     }
 
     /**

@@ -60,8 +60,9 @@ class GraphqlConfiguration {
 
     /** Queries run on the newest schema this instance has seen, checked once run: no catalog query before each. */
     @Bean
-    ExecutionGraphQlService executionGraphQlService(RefreshingGraphQlSource source, BatchLoaderRegistry loaders) {
-        return new CatalogCheckedExecution(source, loaders);
+    ExecutionGraphQlService executionGraphQlService(RefreshingGraphQlSource source, BatchLoaderRegistry loaders,
+                                                    BatchRunner runner) {
+        return new CatalogCheckedExecution(source, loaders, runner);
     }
 
     /**

@@ -55,7 +55,16 @@ final class RefreshingGraphQlSource implements GraphQlSource {
      * A schema and the GraphQL that runs it; {@code assuming}, the same with {@link AssumedCatalog} first, for
      * requests that run on it unchecked.
      */
-    private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema, GraphQL assuming) {
+    private record Built(String fingerprint, GraphQL graphQl, GraphQLSchema schema, GraphQL assuming,
+                         Assumed shortcut) {
+    }
+
+    /**
+     * The newest schema, for a request that runs on it unchecked without graphql-java: its catalog version, the
+     * instrumentation every execution on it goes through, and the one-key reads it answers.
+     */
+    record Assumed(long version, GraphQLSchema schema, Instrumentation instrumentation,
+                   OneKeyReads oneKeyReads) {
     }
 
     private final JdbcTemplate jdbc;
@@ -116,13 +125,24 @@ final class RefreshingGraphQlSource implements GraphQlSource {
      * with no query; null when this instance has not built it (then a request asks, through {@link #graphQl}).
      */
     GraphQL assumed() {
+        Built built = newestBuilt();
+        return built == null ? null : built.assuming();
+    }
+
+    /** {@link #assumed()}'s schema for the calling audience, to answer without graphql-java; null when unbuilt. */
+    Assumed assumedShortcut() {
+        Built built = newestBuilt();
+        return built == null ? null : built.shortcut();
+    }
+
+    private Built newestBuilt() {
         String fingerprint = newest.get();
         if (fingerprint == null) {
             return null;
         }
         String key = audience.key();
         Built built = key == null ? current.get() : narrowed.get(fingerprint + "|" + key);
-        return built != null && built.fingerprint().equals(fingerprint) ? built.assuming() : null;
+        return built != null && built.fingerprint().equals(fingerprint) ? built : null;
     }
 
     /** Queries of the catalog's fingerprint made so far: what tests check a request's round trips against. */
@@ -226,8 +246,11 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         log.info("GraphQL schema built for {} table(s) in {} ms, catalog fingerprint {}", read.tables().size(),
                 (System.nanoTime() - start) / 1_000_000, read.fingerprint());
         GraphQL graphQl = source.graphQl();
+        long version = Long.parseLong(read.fingerprint());
         GraphQL assuming = graphQl.transform(b -> b.instrumentation(new ChainedInstrumentation(
-                new AssumedCatalog(Long.parseLong(read.fingerprint())), graphQl.getInstrumentation())));
-        return new Built(read.fingerprint(), graphQl, source.schema(), assuming);
+                new AssumedCatalog(version), graphQl.getInstrumentation())));
+        Assumed shortcut = new Assumed(version, source.schema(), assuming.getInstrumentation(),
+                new OneKeyReads(source.schema(), factory.byKeyFields(), properties));
+        return new Built(read.fingerprint(), graphQl, source.schema(), assuming, shortcut);
     }
 }

@@ -76,6 +76,7 @@ final class SchemaFactory {
     private final Set<String> takenFields = new HashSet<>();
     private final Map<String, GraphQLInputObjectType> comparisons = new LinkedHashMap<>();
     private final List<String> skipped = new ArrayList<>();
+    private final Map<String, TableShape> byKeyFields = new LinkedHashMap<>();
     private final Set<String> derived;
     private final FeedSubscriptions subscriptions;
 
@@ -97,6 +98,11 @@ final class SchemaFactory {
                 takenTypes.add(s.getName() + "_comparison");
             }
         }
+    }
+
+    /** The table each {@code t_by_key} field of the last build reads, by field name. */
+    Map<String, TableShape> byKeyFields() {
+        return byKeyFields;
     }
 
     /** Tables left out of the last build, with the reason. */
@@ -248,6 +254,7 @@ final class SchemaFactory {
             keyArguments(t, byKey);
             asOfArgument(t, byKey);
             query.field(byKey);
+            byKeyFields.put(n + "_by_key", t);
             code.dataFetcher(FieldCoordinates.coordinates("Query", n + "_by_key"), (DataFetcher<?>) env ->
                     load(env, new ReadJobs.KeyJob(state(env), t, keyArgs(env, t), asOf(env), asOfTime(env),
                             properties.maxResultRows())));
