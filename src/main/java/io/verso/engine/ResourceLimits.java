@@ -62,7 +62,8 @@ final class ResourceLimits {
     /**
      * The settings a read run as one statement relies on, for the connection's session (SqlRunner#readAlone):
      * the size guards' bounds and work_mem, the values every transaction sets locally anyway. The timeout is
-     * the driver's there; temp_file_limit is not needed by the one-key reads that run so (no sort, no hash).
+     * SqlRunner's there (StatementDeadlines); temp_file_limit is not needed by the one-key reads that run so (no
+     * sort, no hash).
      */
     CompiledSql sessionSettings() {
         return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(workMem)

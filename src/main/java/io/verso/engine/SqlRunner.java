@@ -27,9 +27,10 @@ import org.springframework.stereotype.Component;
 
 /** Runs compiled SQL on the transaction's connection, binding every value as a parameter. */
 @Component
-public class SqlRunner {
+public class SqlRunner implements AutoCloseable {
 
     private final JdbcTemplate jdbc;
+    private final StatementDeadlines deadlines = new StatementDeadlines();
 
     /**
      * The catalog version (verso.catalog_version) under which each physical connection prepared the
@@ -47,6 +48,11 @@ public class SqlRunner {
 
     public SqlRunner(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+    }
+
+    @Override
+    public void close() {
+        deadlines.close();
     }
 
     /**
@@ -273,8 +279,8 @@ public class SqlRunner {
      * One statement, alone in its implicit transaction (autocommit): the cheapest read PostgreSQL runs, one
      * snapshot for the whole statement, with no BEGIN or COMMIT to parse and log. Statement-level settings
      * cannot be set by the statement itself (PostgreSQL arms statement_timeout when the statement starts), so
-     * the timeout is the driver's ({@code timeoutMillis}: pgjdbc cancels the statement, SQLSTATE 57014 as
-     * for statement_timeout) and {@code session} is set for the connection's session once per physical
+     * the statement is cancelled from here after {@code timeoutMillis} ({@link StatementDeadlines}: SQLSTATE
+     * 57014, as for statement_timeout) and {@code session} is set for the connection's session once per physical
      * connection (settings every engine transaction sets to the same values locally). {@code accept} reads
      * the first row (the statement always returns one, see StatementEngine's runOnce) before {@code reader}
      * reads from it on; when it returns false this returns null, as it does when the calling thread is in a
@@ -294,14 +300,15 @@ public class SqlRunner {
                 }
             }
             try (PreparedStatement ps = prepare(connection, statement.sql(), statement.binds())) {
-                ps.unwrap(org.postgresql.jdbc.PgStatement.class).setQueryTimeoutMs(timeoutMillis);
                 ps.setMaxRows(maxRows + 1);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        throw new IllegalStateException("the read returned no state row");
+                return deadlines.within(ps, timeoutMillis, () -> {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            throw new IllegalStateException("the read returned no state row");
+                        }
+                        return accept.map(rs) ? reader.map(rs) : null;
                     }
-                    return accept.map(rs) ? reader.map(rs) : null;
-                }
+                });
             } catch (SQLException e) {
                 if (FEATURE_NOT_SUPPORTED.equals(e.getSQLState())) {
                     deallocate(connection);
