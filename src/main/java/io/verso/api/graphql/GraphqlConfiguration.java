@@ -1,6 +1,7 @@
 package io.verso.api.graphql;
 
 import graphql.execution.instrumentation.Instrumentation;
+import io.micrometer.common.KeyValue;
 import io.verso.catalog.Catalog;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
@@ -12,6 +13,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.graphql.ExecutionGraphQlService;
 import org.springframework.graphql.execution.BatchLoaderRegistry;
 import org.springframework.graphql.execution.DataFetcherExceptionResolver;
+import org.springframework.graphql.observation.DefaultExecutionRequestObservationConvention;
+import org.springframework.graphql.observation.ExecutionRequestObservationContext;
+import org.springframework.graphql.observation.ExecutionRequestObservationConvention;
+import org.springframework.graphql.observation.GraphQlObservationDocumentation;
 import org.springframework.graphql.server.WebGraphQlHandler;
 import org.springframework.graphql.server.webmvc.GraphQlHttpHandler;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
@@ -73,6 +78,25 @@ class GraphqlConfiguration {
     @Bean
     GraphQlHttpHandler graphQlHttpHandler(WebGraphQlHandler handler, JsonMapper json) {
         return new GraphQlHttpHandler(handler, new JacksonJsonHttpMessageConverter(json));
+    }
+
+    /**
+     * Spring GraphQL's request observation, telling the operation type of a read answered without graphql-java's
+     * execution ({@link OneKeyReads}) too: the default convention takes it from the execution context, which
+     * such a read has none of, and would say {@code operation}. It is a query.
+     */
+    @Bean
+    ExecutionRequestObservationConvention graphqlRequestObservations() {
+        KeyValue query = KeyValue.of(GraphQlObservationDocumentation.ExecutionRequestLowCardinalityKeyNames.OPERATION_TYPE,
+                "query");
+        return new DefaultExecutionRequestObservationConvention() {
+            @Override
+            protected KeyValue operationType(ExecutionRequestObservationContext context) {
+                return context.getExecutionContext() == null
+                        && OneKeyReads.answering(context.getExecutionInput().getGraphQLContext())
+                        ? query : super.operationType(context);
+            }
+        };
     }
 
     /** One loader for every field: all jobs dispatched together become one engine call. */

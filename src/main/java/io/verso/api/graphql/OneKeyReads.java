@@ -95,7 +95,15 @@ final class OneKeyReads {
         this.properties = properties;
     }
 
-    /** The job that reads what {@code input} asks, or null when the request is not one this class answers. */
+    /** Whether the request of {@code context} is being answered here (or was, and runs again). */
+    static boolean answering(GraphQLContext context) {
+        return context.hasKey(Read.class);
+    }
+
+    /**
+     * The job that reads what {@code input} asks, or null when the request is not one this class answers. The
+     * request's context is marked as {@link #answering} from here.
+     */
     Read read(ExecutionInput input) {
         String text = input.getQuery();
         if (text == null || text.length() > MAX_TEXT_CHARS || tables.isEmpty()) {
@@ -141,8 +149,10 @@ final class OneKeyReads {
         } catch (RuntimeException refused) {
             return null;
         }
-        return new Read(plan, new ReadJobs.KeyJob(RequestState.of(context), plan.table(), key, asOf, asOfTime,
+        Read read = new Read(plan, new ReadJobs.KeyJob(RequestState.of(context), plan.table(), key, asOf, asOfTime,
                 properties.maxResultRows()));
+        context.put(Read.class, read);
+        return read;
     }
 
     /** A recognised request: the job to run, and how its row becomes the response's data. */
