@@ -85,23 +85,31 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
         if (!onlyQueries(request.getDocument())) {
             return checked.execute(request);
         }
-        RefreshingGraphQlSource.Assumed newest = source.assumedShortcut();
-        if (newest == null) {
+        if (source.assumedShortcut() == null) {
             return unchecked(request);
         }
         return Mono.deferContextual(view -> {
-            ExecutionInput input = input(request, view);
-            OneKeyReads.Read read = newest.oneKeyReads().read(input);
-            if (read == null) {
-                return unchecked(request);
-            }
-            Shortcut taken = answer(read, input, newest);
+            Shortcut taken = shortcut(input(request, view));
             return switch (taken.fate()) {
                 case ANSWERED -> Mono.just(taken.response());
                 case CATALOG_CHANGED -> checked.execute(request);
                 case NOT_ANSWERED -> unchecked(request);
             };
         });
+    }
+
+    /**
+     * The answer to a read of one row by key given without graphql-java ({@link OneKeyReads}), or null when
+     * {@code input} is not one, or its answer does not stand: then it is for {@link #execute}.
+     */
+    ExecutionGraphQlResponse oneKeyAnswer(ExecutionInput input) {
+        return shortcut(input).response();
+    }
+
+    private Shortcut shortcut(ExecutionInput input) {
+        RefreshingGraphQlSource.Assumed newest = source.assumedShortcut();
+        OneKeyReads.Read read = newest == null ? null : newest.oneKeyReads().read(input);
+        return read == null ? new Shortcut(Fate.NOT_ANSWERED, null) : answer(read, input, newest);
     }
 
     /** Requests answered without graphql-java so far: what tests check the shortcut against. */

@@ -24,6 +24,12 @@ import org.springframework.graphql.ExecutionGraphQlService;
 class OneKeyReadsTests extends GraphqlSupport {
 
     private static final String DIRECTIVE = " @include(if: true)";
+    /** Two the filter takes, and one that goes on to Spring GraphQL's handler. */
+    private static final List<String> ACCEPTS = List.of("application/json", "application/graphql-response+json",
+            "application/graphql-response+json;q=0.5, application/json");
+
+    @Autowired
+    OneKeyGraphqlFilter filter;
 
     @Autowired
     ExecutionGraphQlService execution;
@@ -52,10 +58,10 @@ class OneKeyReadsTests extends GraphqlSupport {
     }
 
     /**
-     * The body answered to {@code document}, with {@code variables} (may be null) and an operation name; an
-     * error's request id left out.
+     * The status, Content-Type and body answered to {@code document}, with {@code variables} (may be null), an
+     * operation name and an Accept header (may be null); an error's request id left out.
      */
-    private String answer(String document, Map<String, Object> variables, String operationName) {
+    private String answer(String document, Map<String, Object> variables, String operationName, String accept) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("query", document);
         if (variables != null) {
@@ -64,15 +70,23 @@ class OneKeyReadsTests extends GraphqlSupport {
         if (operationName != null) {
             body.put("operationName", operationName);
         }
-        Response response = given().port(port).contentType("application/json").accept("application/json")
-                .body(SqlClient.JSON.writeValueAsString(body)).when().post("/graphql");
-        assertThat(response.statusCode()).as(response.asString()).isEqualTo(200);
-        return response.asString().replaceAll("\"requestId\":\"[^\"]*\"", "\"requestId\":\"…\"");
+        var request = given().port(port).contentType("application/json");
+        if (accept != null) {
+            request = request.accept(accept);
+        }
+        Response response = request.body(SqlClient.JSON.writeValueAsString(body)).when().post("/graphql");
+        return response.statusCode() + " " + response.contentType() + "\n"
+                + response.asString().replaceAll("\"requestId\":\"[^\"]*\"", "\"requestId\":\"…\"");
+    }
+
+    private String answer(String document, Map<String, Object> variables, String operationName) {
+        return answer(document, variables, operationName, "application/json");
     }
 
     /**
      * Asserts that {@code document} (its root field's arguments followed by {@code @}) is answered as graphql-java
-     * answers it, and whether the shortcut answered it. Returns the answer.
+     * answers it, for each kind of Accept: by the filter when it may take the request, else by the execution
+     * service; and whether the shortcut answered it. Returns the answer to the first.
      */
     private String sameAnswer(String document, Map<String, Object> variables, String operationName,
                               boolean shortcut) {
@@ -80,14 +94,20 @@ class OneKeyReadsTests extends GraphqlSupport {
         int brace = text.indexOf('{', text.indexOf(t + "_by_key"));
         String plain = text.substring(0, brace) + " ".repeat(DIRECTIVE.length()) + " " + text.substring(brace);
         String oracle = text.substring(0, brace) + DIRECTIVE + " " + text.substring(brace);
-        long before = shortcuts();
-        String answered = answer(plain, variables, operationName);
-        assertThat(shortcuts() - before).as(plain).isEqualTo(shortcut ? 1 : 0);
-        before = shortcuts();
-        String expected = answer(oracle, variables, operationName);
-        assertThat(shortcuts() - before).as(oracle).isZero();
-        assertThat(answered).as(plain).isEqualTo(expected);
-        return answered;
+        String first = null;
+        for (String accept : ACCEPTS) {
+            long before = shortcuts();
+            long filtered = filter.answered();
+            String answered = answer(plain, variables, operationName, accept);
+            assertThat(shortcuts() - before).as(plain).isEqualTo(shortcut ? 1 : 0);
+            assertThat(filter.answered() - filtered).as(accept).isEqualTo(shortcut && !accept.contains(",") ? 1 : 0);
+            before = shortcuts();
+            String expected = answer(oracle, variables, operationName, accept);
+            assertThat(shortcuts() - before).as(oracle).isZero();
+            assertThat(answered).as(plain + " (Accept: " + accept + ")").isEqualTo(expected);
+            first = first == null ? answered : first;
+        }
+        return first;
     }
 
     @Test
@@ -141,6 +161,31 @@ class OneKeyReadsTests extends GraphqlSupport {
         sameAnswer("query Q($k: Int!, $unused: Int) { TABLE_by_key(k: 1) { name } }", Map.of("k", 1), null, false);
         sameAnswer("query Q($k: Int! = 1) { TABLE_by_key(k: $k) { name } }", Map.of(), null, false);
         sameAnswer("query Q { TABLE_by_key(k: 1) { name } }", null, "Other", false);
+    }
+
+    @Test
+    void aBodyInAnotherFormGoesOnToSpringGraphql() {
+        String query = "{ " + t + "_by_key(k: 1) { name } }";
+        String data = "{\"data\":{\"" + t + "_by_key\":{\"name\":\"uno\"}}";
+        long filtered = filter.answered();
+        long before = shortcuts();
+        // A field Spring GraphQL ignores, a charset, a body that is not JSON: the handler reads them.
+        Response extra = given().port(port).contentType("application/json").accept("application/json")
+                .body(SqlClient.JSON.writeValueAsString(Map.of("query", query, "note", 1))).when().post("/graphql");
+        assertThat(extra.asString()).startsWith(data);
+        Response latin = given().port(port).contentType("application/json; charset=ISO-8859-1")
+                .body(SqlClient.JSON.writeValueAsString(Map.of("query", query))).when().post("/graphql");
+        assertThat(latin.asString()).startsWith(data);
+        assertThat(filter.answered() - filtered).isZero();
+        assertThat(shortcuts() - before).isEqualTo(2);
+        Response broken = given().port(port).contentType("application/json").body("{\"query\": ").when()
+                .post("/graphql");
+        assertThat(broken.statusCode()).isEqualTo(400);
+        // UTF-8 named is the filter's.
+        Response utf8 = given().port(port).contentType("application/json; charset=UTF-8")
+                .body(SqlClient.JSON.writeValueAsString(Map.of("query", query))).when().post("/graphql");
+        assertThat(utf8.asString()).startsWith(data);
+        assertThat(filter.answered() - filtered).isEqualTo(1);
     }
 
     @Test
