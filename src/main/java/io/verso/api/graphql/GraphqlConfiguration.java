@@ -10,7 +10,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.graphql.autoconfigure.GraphQlSourceBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.graphql.ExecutionGraphQlService;
 import org.springframework.graphql.execution.BatchLoaderRegistry;
 import org.springframework.graphql.execution.DataFetcherExceptionResolver;
 import org.springframework.graphql.observation.DefaultExecutionRequestObservationConvention;
@@ -65,7 +64,7 @@ class GraphqlConfiguration {
 
     /** Queries run on the newest schema this instance has seen, checked once run: no catalog query before each. */
     @Bean
-    ExecutionGraphQlService executionGraphQlService(RefreshingGraphQlSource source, BatchLoaderRegistry loaders,
+    CatalogCheckedExecution executionGraphQlService(RefreshingGraphQlSource source, BatchLoaderRegistry loaders,
                                                     BatchRunner runner) {
         return new CatalogCheckedExecution(source, loaders, runner);
     }

@@ -16,7 +16,6 @@ import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.graphql.ExecutionGraphQlResponse;
-import org.springframework.graphql.ExecutionGraphQlService;
 import org.springframework.graphql.MediaTypes;
 import org.springframework.graphql.execution.ContextPropagationHelper;
 import org.springframework.http.MediaType;
@@ -53,8 +52,8 @@ class OneKeyGraphqlFilter extends OncePerRequestFilter {
     private final JacksonJsonHttpMessageConverter converter;
     private final AtomicLong answered = new AtomicLong();
 
-    OneKeyGraphqlFilter(ExecutionGraphQlService execution, JsonMapper json) {
-        this.execution = (CatalogCheckedExecution) execution;
+    OneKeyGraphqlFilter(CatalogCheckedExecution execution, JsonMapper json) {
+        this.execution = execution;
         this.json = json;
         this.converter = new JacksonJsonHttpMessageConverter(json);
     }

@@ -13,7 +13,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.graphql.ExecutionGraphQlService;
 
 /**
  * A read of one row by key is answered without graphql-java ({@link OneKeyReads}), and every request gets the
@@ -32,7 +31,7 @@ class OneKeyReadsTests extends GraphqlSupport {
     OneKeyGraphqlFilter filter;
 
     @Autowired
-    ExecutionGraphQlService execution;
+    CatalogCheckedExecution execution;
 
     @Autowired
     MeterRegistry meters;
@@ -54,7 +53,7 @@ class OneKeyReadsTests extends GraphqlSupport {
     }
 
     private long shortcuts() {
-        return ((CatalogCheckedExecution) execution).shortcuts();
+        return execution.shortcuts();
     }
 
     /**
