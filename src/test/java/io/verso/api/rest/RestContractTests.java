@@ -13,6 +13,8 @@ import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import io.verso.support.Contract;
 import io.verso.support.IntegrationTest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -127,6 +129,28 @@ class RestContractTests extends IntegrationTest {
         assertThat(ids).contains("executeSql", "listTables", "createTable", "describeTable", "dropTable", "listRows",
                 "writeRows", "deleteRows", "getRow", "getKeyHistory", "diffTable", "listCommits", "getLatestCommit",
                 "getCommit");
+    }
+
+    /** Every operation that reads a body refuses one of another type with the 415 its contract documents. */
+    @Test
+    void aBodyOfAnotherTypeIsRefusedAsTheContractSays() {
+        OpenAPI contract = contract();
+        List<String> checked = new ArrayList<>();
+        contract.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, op) -> {
+            if (op.getRequestBody() == null) {
+                return;
+            }
+            String where = method + " " + path;
+            assertThat(op.getResponses()).as(where).containsKey("415");
+            io.restassured.response.Response response = io.restassured.RestAssured.given().port(port)
+                    .contentType("text/plain").body("x").when()
+                    .request(method.name(), path.replaceAll("\\{[^}]+}", "contract_t"));
+            assertThat(response.statusCode()).as(where).isEqualTo(415);
+            assertThat(response.jsonPath().getString("code")).as(where).isEqualTo("UNSUPPORTED_MEDIA_TYPE");
+            assertThat(response.jsonPath().getString("detail")).as(where).contains("'text/plain", "application/json");
+            checked.add(where);
+        }));
+        assertThat(checked).hasSize(6);
     }
 
     private static void assertProblem(OpenAPI contract, ApiResponse response, String where) {
