@@ -23,6 +23,7 @@ import org.springframework.graphql.execution.BatchLoaderRegistry;
 import org.springframework.graphql.execution.ContextPropagationHelper;
 import org.springframework.graphql.execution.DefaultExecutionGraphQlService;
 import org.springframework.graphql.execution.GraphQlSource;
+import org.springframework.graphql.server.WebGraphQlRequest;
 import org.springframework.graphql.support.DefaultExecutionGraphQlResponse;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
@@ -85,8 +86,9 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
         if (!onlyQueries(request.getDocument())) {
             return checked.execute(request);
         }
-        if (source.assumedShortcut() == null) {
-            return unchecked(request);
+        if (source.assumedShortcut() == null || request instanceof WebGraphQlRequest web
+                && web.getAttributes().containsKey(OneKeyGraphqlFilter.TRIED)) {
+            return unchecked(request); // none to answer on, or the filter tried already
         }
         return Mono.deferContextual(view -> {
             Shortcut taken = shortcut(input(request, view));

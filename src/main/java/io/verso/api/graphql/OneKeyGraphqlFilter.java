@@ -43,6 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
 class OneKeyGraphqlFilter extends OncePerRequestFilter {
 
     static final String PATH = "/graphql";
+    /** The request attribute of a request this filter tried to answer and passed on: not to be tried again. */
+    static final String TRIED = OneKeyGraphqlFilter.class.getName() + ".TRIED";
     private static final int MAX_BODY_BYTES = 2 * OneKeyReads.MAX_TEXT_CHARS;
     private static final String GRAPHQL_RESPONSE = MediaTypes.APPLICATION_GRAPHQL_RESPONSE.toString();
     private static final Set<String> FIELDS = Set.of("query", "operationName", "variables", "extensions");
@@ -83,6 +85,9 @@ class OneKeyGraphqlFilter extends OncePerRequestFilter {
         ExecutionInput input = input(body);
         ExecutionGraphQlResponse answer = input == null ? null : execution.oneKeyAnswer(input);
         if (answer == null) {
+            if (input != null) {
+                request.setAttribute(TRIED, Boolean.TRUE);
+            }
             chain.doFilter(BodyRequest.with(request, body), response);
             return;
         }

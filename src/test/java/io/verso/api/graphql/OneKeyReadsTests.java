@@ -31,6 +31,9 @@ class OneKeyReadsTests extends GraphqlSupport {
     OneKeyGraphqlFilter filter;
 
     @Autowired
+    BatchRunner batches;
+
+    @Autowired
     CatalogCheckedExecution execution;
 
     @Autowired
@@ -185,6 +188,14 @@ class OneKeyReadsTests extends GraphqlSupport {
                 .body(SqlClient.JSON.writeValueAsString(Map.of("query", query))).when().post("/graphql");
         assertThat(utf8.asString()).startsWith(data);
         assertThat(filter.answered() - filtered).isEqualTo(1);
+    }
+
+    @Test
+    void aReadTheFilterTriedIsNotTriedAgainBehindIt() {
+        long calls = batches.engineCalls();
+        answer("{ " + t + "_by_key(k: 1, asOfCommit: \"999999999999\") { name } }", null, null);
+        // The filter's read, refused, then graphql-java's: not a second try of the shortcut between them.
+        assertThat(batches.engineCalls() - calls).isEqualTo(2);
     }
 
     @Test
