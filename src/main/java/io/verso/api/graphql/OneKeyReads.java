@@ -9,11 +9,14 @@ import graphql.language.Argument;
 import graphql.language.ArrayValue;
 import graphql.language.Document;
 import graphql.language.Field;
+import graphql.language.FloatValue;
+import graphql.language.IntValue;
 import graphql.language.NonNullType;
 import graphql.language.NullValue;
 import graphql.language.ObjectValue;
 import graphql.language.OperationDefinition;
 import graphql.language.Selection;
+import graphql.language.StringValue;
 import graphql.language.Type;
 import graphql.language.TypeName;
 import graphql.language.Value;
@@ -34,6 +37,8 @@ import io.verso.catalog.ColumnDef;
 import io.verso.error.Origin;
 import io.verso.sql.ast.Pos;
 import io.verso.surface.ReadBuilder;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -59,7 +64,9 @@ import java.util.Set;
  * to graphql-java, which answers it, or reports its errors, as always.
  *
  * <p>One instance per built schema ({@link RefreshingGraphQlSource}): what it decides for a document holds for
- * that schema only. Those decisions are kept for a bounded number of texts.
+ * that schema only. Those decisions are kept for a bounded number of document shapes ({@link DocumentShape}): a
+ * client that writes each key into its document, not in a variable, sends one shape for every key, so the
+ * document is parsed once, not at every read.
  */
 final class OneKeyReads {
 
@@ -68,8 +75,11 @@ final class OneKeyReads {
     private static final int MAX_PLANS = 256;
     private static final String AS_OF_COMMIT = "_asOfCommit";
 
-    /** An argument of the field: a value parsed from a literal, or the variable that gives it. */
-    private record Given(GraphQLScalarType scalar, Object literal, String variable, boolean required) {
+    /**
+     * An argument of the field: a value parsed from a literal of the shape's text, the literal of the document
+     * at {@code slot} ({@link DocumentShape#literals}, -1 for none), or the variable that gives it.
+     */
+    private record Given(GraphQLScalarType scalar, Object literal, int slot, String variable, boolean required) {
     }
 
     /** A selected field: its response name, what it reads, and the scalar that serializes it. */
@@ -80,7 +90,8 @@ final class OneKeyReads {
     private record Plan(String responseKey, TableShape table, Map<String, Given> arguments, List<Selected> selected) {
     }
 
-    private record Text(String document, String operationName) {
+    /** A document's shape ({@link DocumentShape#text}) and the operation asked for. */
+    private record Text(String shape, boolean masked, String operationName) {
     }
 
     private final GraphQLSchema schema;
@@ -109,8 +120,9 @@ final class OneKeyReads {
         if (text == null || text.length() > MAX_TEXT_CHARS || tables.isEmpty()) {
             return null;
         }
-        Plan plan = plans.get(new Text(text, input.getOperationName()), t -> Optional.ofNullable(plan(t)))
-                .orElse(null);
+        DocumentShape shape = DocumentShape.of(text);
+        Plan plan = plans.get(new Text(shape.text(), shape.masked(), input.getOperationName()),
+                t -> Optional.ofNullable(plan(text, t.operationName(), shape))).orElse(null);
         if (plan == null) {
             return null;
         }
@@ -119,6 +131,14 @@ final class OneKeyReads {
         Map<String, Object> arguments = new LinkedHashMap<>();
         for (Map.Entry<String, Given> argument : plan.arguments().entrySet()) {
             Given given = argument.getValue();
+            if (given.slot() >= 0) {
+                Object parsed = literal(given.scalar(), shape.literals().get(given.slot()), context, locale);
+                if (parsed == null) {
+                    return null; // graphql-java reports the value its scalar refuses
+                }
+                arguments.put(argument.getKey(), parsed);
+                continue;
+            }
             if (given.variable() == null) {
                 arguments.put(argument.getKey(), given.literal());
                 continue;
@@ -202,10 +222,30 @@ final class OneKeyReads {
         }
     }
 
-    private Plan plan(Text text) {
+    /** The value {@code scalar} parses from {@code literal}, or null when it refuses it. */
+    private static Object literal(GraphQLScalarType scalar, DocumentShape.Literal literal, GraphQLContext context,
+                                  Locale locale) {
+        Value<?> value = switch (literal.kind()) {
+            case 'I' -> new IntValue(new BigInteger(literal.value()));
+            case 'F' -> new FloatValue(new BigDecimal(literal.value()));
+            default -> new StringValue(literal.value());
+        };
+        try {
+            return scalar.getCoercing().parseLiteral(value, CoercedVariables.emptyVariables(), context, locale);
+        } catch (RuntimeException refused) {
+            return null;
+        }
+    }
+
+    /**
+     * What {@code text} (of {@code shape}) reads, or null when it is not plainly of the shape this class answers.
+     * A literal the shape took out is left to each request ({@link Given#slot}); the rest of the document is the
+     * same in every document of the shape.
+     */
+    private Plan plan(String text, String operationName, DocumentShape shape) {
         Document document;
         try {
-            document = Parser.parse(ParserEnvironment.newParserEnvironment().document(text.document())
+            document = Parser.parse(ParserEnvironment.newParserEnvironment().document(text)
                     .parserOptions(ParserOptions.getDefaultOperationParserOptions()).build());
         } catch (RuntimeException e) {
             return null;
@@ -214,7 +254,7 @@ final class OneKeyReads {
                 || !(document.getDefinitions().get(0) instanceof OperationDefinition operation)
                 || operation.getOperation() != OperationDefinition.Operation.QUERY
                 || !operation.getDirectives().isEmpty()
-                || text.operationName() != null && !text.operationName().equals(operation.getName())
+                || operationName != null && !operationName.equals(operation.getName())
                 || operation.getSelectionSet().getSelections().size() != 1
                 || !(operation.getSelectionSet().getSelections().get(0) instanceof Field field)
                 || !field.getDirectives().isEmpty() || field.getSelectionSet() == null) {
@@ -233,7 +273,7 @@ final class OneKeyReads {
                 return null;
             }
         }
-        Map<String, Given> arguments = arguments(field, definition, variables);
+        Map<String, Given> arguments = arguments(field, definition, variables, shape);
         List<Selected> selected = selected(field, row, table);
         int complexity = 1 + (selected == null ? 0 : selected.size());
         if (arguments == null || selected == null || selected.isEmpty()
@@ -243,11 +283,15 @@ final class OneKeyReads {
         return new Plan(field.getResultKey(), table, arguments, selected);
     }
 
-    /** The field's arguments, each given once and every required one given, all variables used; else null. */
+    /**
+     * The field's arguments, each given once and every required one given, all variables used; else null. Where
+     * the shape took the literals out, they must all be the field's arguments' (none elsewhere in the document).
+     */
     private static Map<String, Given> arguments(Field field, GraphQLFieldDefinition definition,
-                                                Map<String, VariableDefinition> variables) {
+                                                Map<String, VariableDefinition> variables, DocumentShape shape) {
         Map<String, Given> arguments = new LinkedHashMap<>();
         Set<String> used = new HashSet<>();
+        int slot = 0;
         for (Argument argument : field.getArguments()) {
             GraphQLArgument declared = definition.getArgument(argument.getName());
             if (declared == null || arguments.containsKey(argument.getName())
@@ -262,9 +306,16 @@ final class OneKeyReads {
                     return null;
                 }
                 used.add(reference.getName());
-                arguments.put(argument.getName(), new Given(scalar, null, reference.getName(), required));
+                arguments.put(argument.getName(), new Given(scalar, null, -1, reference.getName(), required));
             } else if (value instanceof NullValue || value instanceof ArrayValue || value instanceof ObjectValue) {
                 return null;
+            } else if (shape.masked() && (value instanceof IntValue || value instanceof FloatValue
+                    || value instanceof StringValue)) {
+                char kind = value instanceof IntValue ? 'I' : value instanceof FloatValue ? 'F' : 'S';
+                if (slot >= shape.literals().size() || shape.literals().get(slot).kind() != kind) {
+                    return null;
+                }
+                arguments.put(argument.getName(), new Given(scalar, null, slot++, null, required));
             } else {
                 try {
                     Object parsed = scalar.getCoercing().parseLiteral(value, CoercedVariables.emptyVariables(),
@@ -272,7 +323,7 @@ final class OneKeyReads {
                     if (parsed == null) {
                         return null;
                     }
-                    arguments.put(argument.getName(), new Given(scalar, parsed, null, required));
+                    arguments.put(argument.getName(), new Given(scalar, parsed, -1, null, required));
                 } catch (RuntimeException refused) {
                     return null;
                 }
@@ -281,7 +332,7 @@ final class OneKeyReads {
         boolean allRequired = definition.getArguments().stream()
                 .filter(a -> GraphQLTypeUtil.isNonNull(a.getType()))
                 .allMatch(a -> arguments.containsKey(a.getName()));
-        return allRequired && used.equals(variables.keySet()) ? arguments : null;
+        return allRequired && used.equals(variables.keySet()) && slot == shape.literals().size() ? arguments : null;
     }
 
     /** Whether a variable of {@code type} may stand where the argument's scalar is: the same name, non-null if it is. */
