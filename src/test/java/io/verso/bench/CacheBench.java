@@ -12,6 +12,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -92,7 +93,8 @@ public final class CacheBench {
         void read(int key) throws Exception;
     }
 
-    private record Sample(double perSecond, double serviceMicros, double pgMicros) {
+    /** One round of a scenario: its rate, CPU per read, and the latency of its reads (p50 and p99, ms). */
+    private record Sample(double perSecond, double serviceMicros, double pgMicros, double p50Ms, double p99Ms) {
     }
 
     private String run() throws Exception {
@@ -216,19 +218,32 @@ public final class CacheBench {
         long end = System.nanoTime() + (long) (seconds * 1e9);
         List<Thread> threads = new ArrayList<>();
         Exception[] failure = new Exception[1];
+        long[][] latencies = new long[clients][];
+        int[] counts = new int[clients];
         double serviceBefore = service.seconds();
         double pgBefore = postgresSeconds();
         long started = System.nanoTime();
         for (int c = 0; c < clients; c++) {
+            int client = c;
             Thread t = new Thread(() -> {
+                long[] nanos = new long[1 << 14];
+                int n = 0;
                 try {
-                    while (System.nanoTime() < end) {
+                    for (long now = System.nanoTime(); now < end; ) {
                         read.read(ThreadLocalRandom.current().nextInt(keyRange));
+                        long after = System.nanoTime();
+                        if (n == nanos.length) {
+                            nanos = Arrays.copyOf(nanos, 2 * n);
+                        }
+                        nanos[n++] = after - now;
+                        now = after;
                         done.increment();
                     }
                 } catch (Exception e) {
                     failure[0] = e;
                 }
+                latencies[client] = nanos;
+                counts[client] = n;
             });
             threads.add(t);
             t.start();
@@ -243,8 +258,19 @@ public final class CacheBench {
         long reads = done.sum();
         double serviceCpu = service.seconds() - serviceBefore;
         double pgCpu = postgresSeconds() - pgBefore;
+        long[] all = new long[Arrays.stream(counts).sum()];
+        for (int c = 0, at = 0; c < clients; at += counts[c], c++) {
+            System.arraycopy(latencies[c], 0, all, at, counts[c]);
+        }
+        Arrays.sort(all);
         samples.computeIfAbsent(name, n -> new ArrayList<>()).add(new Sample(reads / wall,
-                serviceBefore < 0 ? Double.NaN : serviceCpu * 1e6 / reads, pgBefore < 0 ? Double.NaN : pgCpu * 1e6 / reads));
+                serviceBefore < 0 ? Double.NaN : serviceCpu * 1e6 / reads, pgBefore < 0 ? Double.NaN : pgCpu * 1e6 / reads,
+                percentile(all, 0.50), percentile(all, 0.99)));
+    }
+
+    /** The {@code q} quantile of sorted {@code nanos}, in milliseconds. */
+    private static double percentile(long[] nanos, double q) {
+        return nanos.length == 0 ? Double.NaN : nanos[(int) Math.min(nanos.length - 1, Math.floor(q * nanos.length))] / 1e6;
     }
 
     /**
@@ -288,8 +314,9 @@ public final class CacheBench {
             md.append("Service Java: ").append(serviceJava).append(".\n\n");
         }
         md.append("Service warm-up before the rounds: ").append(warmUp).append(".\n\n");
-        md.append("| scenario | reads/s (min–max) | / PostgreSQL direct | service CPU µs/read | PostgreSQL CPU µs/read |\n");
-        md.append("| --- | ---: | ---: | ---: | ---: |\n");
+        md.append("| scenario | reads/s (min–max) | / PostgreSQL direct | service CPU µs/read | PostgreSQL CPU µs/read "
+                + "| p50 ms | p99 ms |\n");
+        md.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         List<Sample> direct = samples.values().iterator().next();
         for (Map.Entry<String, List<Sample>> e : samples.entrySet()) {
             List<Sample> s = e.getValue();
@@ -300,8 +327,9 @@ public final class CacheBench {
                 ratio += s.get(i).perSecond() / direct.get(i).perSecond();
             }
             ratio /= s.size();
-            md.append(String.format(Locale.ROOT, "| %s | %,.0f–%,.0f | %.2f× | %s | %s |%n", e.getKey(), min, max, ratio,
-                    micros(s, Sample::serviceMicros), micros(s, Sample::pgMicros)));
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f–%,.0f | %.2f× | %s | %s | %s | %s |%n", e.getKey(), min, max,
+                    ratio, micros(s, Sample::serviceMicros), micros(s, Sample::pgMicros), millis(s, Sample::p50Ms),
+                    millis(s, Sample::p99Ms)));
         }
         List<Sample> rest = samples.get(REST);
         md.append('\n');
@@ -317,6 +345,12 @@ public final class CacheBench {
                     + "a second; GraphQL costs the service %.2f× the CPU per read.%n", scenario, rate, cpu));
         }
         return md.toString();
+    }
+
+    private static String millis(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
+        double min = s.stream().mapToDouble(f).min().orElse(Double.NaN);
+        double max = s.stream().mapToDouble(f).max().orElse(Double.NaN);
+        return Double.isNaN(min) ? "—" : String.format(Locale.ROOT, "%.3f–%.3f", min, max);
     }
 
     private static String micros(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
