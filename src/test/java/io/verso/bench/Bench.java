@@ -859,8 +859,8 @@ public final class Bench {
         Figure now = find("one key now");
         Figure asOf = find("one key AS OF a random commit");
         if (now != null) {
-            target(t, "one-key current read p50 ≤ 0.5 ms at 1 client (HTTP)", now.verso() == null ? null
-                    : now.verso().p50Ms(), 0.5, false, " ms");
+            target(t, "one-key current read p50 ≤ 0.25 ms at 1 client (HTTP)", now.verso() == null ? null
+                    : now.verso().p50Ms(), 0.25, false, " ms");
         }
         Figure sixteen = find("one key now, 16 client(s)");
         if (sixteen != null) {
