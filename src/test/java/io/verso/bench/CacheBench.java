@@ -329,8 +329,8 @@ public final class CacheBench {
             }
             ratio /= s.size();
             md.append(String.format(Locale.ROOT, "| %s | %,.0f–%,.0f | %.2f× | %s | %s | %s | %s |%n", e.getKey(), min, max,
-                    ratio, micros(s, Sample::serviceMicros), micros(s, Sample::pgMicros), millis(s, Sample::p50Ms),
-                    millis(s, Sample::p99Ms)));
+                    ratio, range(s, Sample::serviceMicros, "%.0f"), range(s, Sample::pgMicros, "%.0f"),
+                    range(s, Sample::p50Ms, "%.3f"), range(s, Sample::p99Ms, "%.3f")));
         }
         List<Sample> rest = samples.get(REST);
         md.append('\n');
@@ -394,15 +394,10 @@ public final class CacheBench {
                 .append(" |\n");
     }
 
-    private static String millis(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
+    /** The range of {@code f} over the rounds, in {@code format} (one figure's, used for both ends); "—" when unknown. */
+    private static String range(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f, String format) {
         double min = s.stream().mapToDouble(f).min().orElse(Double.NaN);
         double max = s.stream().mapToDouble(f).max().orElse(Double.NaN);
-        return Double.isNaN(min) ? "—" : String.format(Locale.ROOT, "%.3f–%.3f", min, max);
-    }
-
-    private static String micros(List<Sample> s, java.util.function.ToDoubleFunction<Sample> f) {
-        double min = s.stream().mapToDouble(f).min().orElse(Double.NaN);
-        double max = s.stream().mapToDouble(f).max().orElse(Double.NaN);
-        return Double.isNaN(min) ? "—" : String.format(Locale.ROOT, "%.0f–%.0f", min, max);
+        return Double.isNaN(min) ? "—" : String.format(Locale.ROOT, format + "–" + format, min, max);
     }
 }

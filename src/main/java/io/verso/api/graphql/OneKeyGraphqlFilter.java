@@ -81,7 +81,9 @@ class OneKeyGraphqlFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        byte[] body = request.getInputStream().readNBytes((int) length);
+        // The bytes the input guard read already (never more than the length just checked): not copied again,
+        // and the same request goes on with them.
+        byte[] body = BodyRequest.read(request, MAX_BODY_BYTES);
         ExecutionInput input = input(body);
         ExecutionGraphQlResponse answer = input == null ? null : execution.oneKeyAnswer(input);
         if (answer == null) {

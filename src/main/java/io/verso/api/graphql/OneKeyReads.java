@@ -76,10 +76,10 @@ final class OneKeyReads {
     private static final String AS_OF_COMMIT = "_asOfCommit";
 
     /**
-     * An argument of the field: a value parsed from a literal of the shape's text, the literal of the document
-     * at {@code slot} ({@link DocumentShape#literals}, -1 for none), or the variable that gives it.
+     * An argument of the field: a literal the shape kept ({@code literal}), the literal of the document at
+     * {@code slot} ({@link DocumentShape#literals}, -1 for none), or the variable that gives it.
      */
-    private record Given(GraphQLScalarType scalar, Object literal, int slot, String variable, boolean required) {
+    private record Given(GraphQLScalarType scalar, Value<?> literal, int slot, String variable, boolean required) {
     }
 
     /** A selected field: its response name, what it reads, and the scalar that serializes it. */
@@ -131,16 +131,13 @@ final class OneKeyReads {
         Map<String, Object> arguments = new LinkedHashMap<>();
         for (Map.Entry<String, Given> argument : plan.arguments().entrySet()) {
             Given given = argument.getValue();
-            if (given.slot() >= 0) {
-                Object parsed = literal(given.scalar(), shape.literals().get(given.slot()), context, locale);
+            if (given.variable() == null) {
+                Object parsed = literal(given.scalar(), given.slot() >= 0
+                        ? value(shape.literals().get(given.slot())) : given.literal(), context, locale);
                 if (parsed == null) {
                     return null; // graphql-java reports the value its scalar refuses
                 }
                 arguments.put(argument.getKey(), parsed);
-                continue;
-            }
-            if (given.variable() == null) {
-                arguments.put(argument.getKey(), given.literal());
                 continue;
             }
             Object value = input.getVariables().get(given.variable());
@@ -222,16 +219,19 @@ final class OneKeyReads {
         }
     }
 
-    /** The value {@code scalar} parses from {@code literal}, or null when it refuses it. */
-    private static Object literal(GraphQLScalarType scalar, DocumentShape.Literal literal, GraphQLContext context,
-                                  Locale locale) {
-        Value<?> value = switch (literal.kind()) {
+    /** A literal taken out of a document, as graphql-java's parser would have made it. */
+    private static Value<?> value(DocumentShape.Literal literal) {
+        return switch (literal.kind()) {
             case 'I' -> new IntValue(new BigInteger(literal.value()));
             case 'F' -> new FloatValue(new BigDecimal(literal.value()));
             default -> new StringValue(literal.value());
         };
+    }
+
+    /** The value {@code scalar} parses from {@code literal}, or null when it refuses it. */
+    private static Object literal(GraphQLScalarType scalar, Value<?> literal, GraphQLContext context, Locale locale) {
         try {
-            return scalar.getCoercing().parseLiteral(value, CoercedVariables.emptyVariables(), context, locale);
+            return scalar.getCoercing().parseLiteral(literal, CoercedVariables.emptyVariables(), context, locale);
         } catch (RuntimeException refused) {
             return null;
         }
@@ -239,8 +239,8 @@ final class OneKeyReads {
 
     /**
      * What {@code text} (of {@code shape}) reads, or null when it is not plainly of the shape this class answers.
-     * A literal the shape took out is left to each request ({@link Given#slot}); the rest of the document is the
-     * same in every document of the shape.
+     * Literals are parsed by each request, whether the shape took them out ({@link Given#slot}) or kept them; the
+     * rest of the document is the same in every document of the shape.
      */
     private Plan plan(String text, String operationName, DocumentShape shape) {
         Document document;
@@ -317,16 +317,7 @@ final class OneKeyReads {
                 }
                 arguments.put(argument.getName(), new Given(scalar, null, slot++, null, required));
             } else {
-                try {
-                    Object parsed = scalar.getCoercing().parseLiteral(value, CoercedVariables.emptyVariables(),
-                            GraphQLContext.getDefault(), Locale.getDefault());
-                    if (parsed == null) {
-                        return null;
-                    }
-                    arguments.put(argument.getName(), new Given(scalar, parsed, -1, null, required));
-                } catch (RuntimeException refused) {
-                    return null;
-                }
+                arguments.put(argument.getName(), new Given(scalar, value, -1, null, required));
             }
         }
         boolean allRequired = definition.getArguments().stream()
