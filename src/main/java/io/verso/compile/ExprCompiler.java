@@ -61,7 +61,7 @@ public final class ExprCompiler {
         if (expr instanceof Expr.Literal lit) {
             literal(b, lit);
         } else if (expr instanceof Expr.Parameter p) {
-            b.bind(parameter(params.get(p.index())));
+            b.bind(params instanceof ParamSlots ? new ParamSlots.Slot(p.index(), false) : parameter(params.get(p.index())));
         } else if (expr instanceof Expr.ColumnRef ref && refs == null) {
             if (ref.qualifier() == null) {
                 b.ident(ref.column().name());
@@ -117,10 +117,10 @@ public final class ExprCompiler {
             b.sql(n.negated() ? " IS NOT NULL)" : " IS NULL)");
         } else if (expr instanceof Expr.Cast c) {
             b.sql("CAST(");
-            String text = castText(c.value());
+            Object text = castText(c.value());
             if (text != null) {
                 // The type's input function reads it either way; typed text needs no inference (CompiledSql.TextBind).
-                b.bind(new CompiledSql.TextBind(text));
+                b.bind(text);
             } else {
                 emit(b, c.value());
             }
@@ -402,12 +402,24 @@ public final class ExprCompiler {
         }
     }
 
-    /** The string a CAST's operand is when it is a string literal or a request parameter holding one, else null. */
-    private String castText(Expr value) {
+    /**
+     * The bind of a CAST's operand as typed text when it is a string literal or a request parameter holding one
+     * (a {@link ParamSlots.Slot} for a parameter of a statement that may be kept), else null.
+     */
+    private Object castText(Expr value) {
         if (value instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING) {
-            return lit.text();
+            return new CompiledSql.TextBind(lit.text());
         }
-        return value instanceof Expr.Parameter p && parameter(params.get(p.index())) instanceof String text ? text : null;
+        if (!(value instanceof Expr.Parameter p) || !isText(p.index())) {
+            return null;
+        }
+        return params instanceof ParamSlots ? new ParamSlots.Slot(p.index(), true)
+                : new CompiledSql.TextBind((String) parameter(params.get(p.index())));
+    }
+
+    /** Whether parameter {@code index} is bound as a string: decided by its class (ParamSlots#isText). */
+    private boolean isText(int index) {
+        return params instanceof ParamSlots slots ? slots.isText(index) : parameter(params.get(index)) instanceof String;
     }
 
     /** A request parameter as a bind value: numbers keep their precision, JSON structures become text. */
@@ -577,6 +589,7 @@ public final class ExprCompiler {
 
     private boolean textBind(Expr arg) {
         return arg instanceof Expr.Literal lit && lit.kind() == Expr.LiteralKind.STRING
-                || arg instanceof Expr.Parameter p && params.get(p.index()) instanceof String;
+                || arg instanceof Expr.Parameter p && (params instanceof ParamSlots slots ? slots.isString(p.index())
+                        : params.get(p.index()) instanceof String);
     }
 }

@@ -314,7 +314,8 @@ public final class SelectCompiler {
             if (block.items().get(i) instanceof SelectItem.Item it && bound.stars().get(it) == null) {
                 SqlBuilder item = new SqlBuilder();
                 exprs.emit(item, it.expr());
-                if (item.build().equals(target)) {
+                // Compared by value, as bound: a statement compiled with parameter slots depends on them then.
+                if (ParamSlots.fill(item.build(), params).equals(ParamSlots.fill(target, params))) {
                     return i + 1;
                 }
             }

@@ -14,6 +14,7 @@ import io.verso.catalog.TableDef;
 import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
 import io.verso.compile.CompiledSql;
+import io.verso.compile.ParamSlots;
 import io.verso.compile.SqlBuilder;
 import io.verso.config.VersoProperties;
 import io.verso.derive.DeriveContext;
@@ -80,6 +81,7 @@ public class StatementEngine {
     private final AppendChanges appendChanges;
     private final Deriver deriver;
     private final CommitProtocol commits;
+    private final KeptReads keptReads;
     private final List<CommitListener> listeners;
     /** The latest commit a request of this instance read or made: visible, as is every one before it. */
     private final AtomicLong visible = new AtomicLong();
@@ -105,6 +107,7 @@ public class StatementEngine {
         this.transaction = new TransactionTemplate(transactions);
         this.observer = observer;
         this.access = access;
+        this.keptReads = new KeptReads(access);
         this.router = router.getIfAvailable(() -> ReadRouter.PRIMARY_ONLY);
         this.listeners = listeners.orderedStream().toList();
     }
@@ -523,9 +526,57 @@ public class StatementEngine {
             if (assumed == null) {
                 return null;
             }
+            KeptReads.Read read = keptReads.find(select, params, assumed.version(), principal);
+            if (read == null) {
+                read = planOnce(select, assumed);
+                if (read == null) {
+                    return null;
+                }
+            }
+            BoundSelect bound = read.bound();
+            long[] state = new long[3];
+            SqlRunner.RowMapper<Boolean> accept = rs -> {
+                state[0] = rs.getLong(1);
+                state[1] = rs.getLong(2);
+                target.snapshot(state[0], state[1]);
+                return state[1] == assumed.version() && bound.relations().stream()
+                        .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
+            };
+            CompiledSql statement = KeptReads.statement(read, params);
+            ResultReader.Table table;
+            if (read.alone()) {
+                table = sql.readAlone(assumed.version(), limits.sessionSettings(), statement, limits.timeoutMillis(),
+                        budget.rowsLeft(), rs -> {
+                            state[2] = rs.getLong(3);
+                            return accept.map(rs);
+                        }, rs -> ResultReader.readFrom(rs, budget, CommitProtocol.READ_ALONE_STATE + 1));
+            } else {
+                table = sql.readOnce(assumed.version(), commits.readState(), statement, budget.rowsLeft(), rs -> {
+                    rs.next();
+                    return accept.map(rs);
+                }, rs -> ResultReader.read(rs, budget));
+            }
+            if (table == null) {
+                return null;
+            }
+            asOf = new AsOfResolver(params, state[0]);
+            boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
+            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
+            return new ExecutionResult(null, state[0], List.of(new StatementResult.Rows("SELECT", table.columns(),
+                    table.rows(), readAt(bound), pinned, fixed)), pinned, state[1], read.alone() ? state[2] : null);
+        }
+
+        /**
+         * Plans {@link #runOnce}'s read in the catalog snapshot {@code assumed}, or null when it cannot be one
+         * statement (a time to resolve, a view, a table not in memory, a refusal: the batch will say), and keeps the
+         * plan of a one-key read of current rows ({@link KeptReads}).
+         */
+        private KeptReads.Read planOnce(Statement.Select select, Catalog.Snapshot assumed) {
             catalogSnapshot = assumed;
             once = true;
-            asOf = new AsOfResolver(params, Long.MAX_VALUE, (value, latestCommit) -> {
+            // The parameters as slots: a plan that looks at none of their values may be kept for other values.
+            ParamSlots slots = new ParamSlots(params);
+            asOf = new AsOfResolver(slots, Long.MAX_VALUE, (value, latestCommit) -> {
                 throw NotOnce.INSTANCE;
             }).withInstants(new AsOfResolver.Instants() {
                 @Override
@@ -538,48 +589,28 @@ public class StatementEngine {
                     throw NotOnce.INSTANCE;
                 }
             });
-            BoundSelect bound;
-            CompiledSql compiled;
+            AccessControl.Grants grants = keptReads.grants(principal);
+            Plan.Read plan;
             try {
-                Plan.Read plan = Planner.read(select, planned, asOf, params);
-                bound = plan.bound();
-                compiled = plan.query();
+                plan = Planner.read(select, planned, asOf, slots);
             } catch (NotOnce | VersoException | StackOverflowError e) {
                 return null;
             }
-            long[] state = new long[3];
-            SqlRunner.RowMapper<Boolean> accept = rs -> {
-                state[0] = rs.getLong(1);
-                state[1] = rs.getLong(2);
-                target.snapshot(state[0], state[1]);
-                return state[1] == assumed.version() && bound.relations().stream()
-                        .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
-            };
+            BoundSelect bound = plan.bound();
             // A one-key read (light, so no sort or hash to bound) in order of no ORDER BY is one statement with
             // its state; anything else is the batch of BEGIN, state, query and COMMIT, still one round trip.
             boolean alone = select.query().orderBy().isEmpty() && Weight.light(List.of(select), keys(assumed));
-            ResultReader.Table table;
+            CompiledSql statement = plan.query();
             if (alone) {
                 List<String> read = bound.relations().stream().map(r -> r.table().name()).distinct().toList();
-                table = sql.readAlone(assumed.version(), limits.sessionSettings(), commits.readAlone(read, compiled),
-                        limits.timeoutMillis(), budget.rowsLeft(), rs -> {
-                            state[2] = rs.getLong(3);
-                            return accept.map(rs);
-                        }, rs -> ResultReader.readFrom(rs, budget, CommitProtocol.READ_ALONE_STATE + 1));
-            } else {
-                table = sql.readOnce(assumed.version(), commits.readState(), compiled, budget.rowsLeft(), rs -> {
-                    rs.next();
-                    return accept.map(rs);
-                }, rs -> ResultReader.read(rs, budget));
+                statement = commits.readAlone(read, statement);
             }
-            if (table == null) {
-                return null;
+            KeptReads.Read read = new KeptReads.Read(bound, statement, alone, keptReads.grants(principal));
+            if (alone && slots.keepable() && bound.relations().stream()
+                    .allMatch(r -> r.kind() == RelationKind.CURRENT && r.asOf() == null)) {
+                keptReads.keep(select, params, assumed.version(), principal, grants, read);
             }
-            asOf = new AsOfResolver(params, state[0]);
-            boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
-            boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
-            return new ExecutionResult(null, state[0], List.of(new StatementResult.Rows("SELECT", table.columns(),
-                    table.rows(), readAt(bound), pinned, fixed)), pinned, state[1], alone ? state[2] : null);
+            return read;
         }
 
         /** The statement's target (or, for reads and DESCRIBE, the table it names), with what the statement needs. */

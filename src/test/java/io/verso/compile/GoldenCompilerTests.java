@@ -45,7 +45,7 @@ import org.junit.jupiter.api.TestFactory;
 class GoldenCompilerTests {
 
     private static final Path DIR = Path.of("src/test/resources/golden");
-    private static final String MARK = "-- compiled";
+    static final String MARK = "-- compiled";
     private static final boolean UPDATE = Boolean.getBoolean("golden.update");
 
     private static final Map<String, TableDef> CATALOG = new LinkedHashMap<>();
@@ -70,7 +70,7 @@ class GoldenCompilerTests {
     }
 
     /** The catalog as the planner sees it, with the system relations of a caller that may see every table. */
-    private static final Planner.Tables PLANNED = new Planner.Tables() {
+    static final Planner.Tables PLANNED = new Planner.Tables() {
         @Override
         public TableDef table(io.verso.sql.ast.Ident name, java.util.Set<io.verso.security.Privilege> privileges) {
             return lookup(name.name());
@@ -356,7 +356,7 @@ class GoldenCompilerTests {
                 .doesNotContainAnyElementsOf(NO_SQL_OF_ITS_OWN.keySet());
     }
 
-    private static List<Path> files() throws IOException {
+    static List<Path> files() throws IOException {
         try (Stream<Path> list = Files.list(DIR)) {
             return list.filter(p -> p.toString().endsWith(".sql")).sorted().toList();
         }

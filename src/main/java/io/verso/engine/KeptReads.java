@@ -1,0 +1,82 @@
+package io.verso.engine;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.verso.analyze.BoundSelect;
+import io.verso.compile.CompiledSql;
+import io.verso.compile.ParamSlots;
+import io.verso.security.AccessControl;
+import io.verso.security.VersoPrincipal;
+import io.verso.sql.ast.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One-statement reads planned once and run again: the REST row, GraphQL's by-key read and a {@code /v1/sql}
+ * SELECT by key with its key as a parameter send the same statement at every request, with other parameters.
+ * Planning it (analysis, the privilege checks, compilation) cost a seventh of such a read's CPU in the service.
+ *
+ * <p>A plan is kept only when nothing in it depends on more than its key here: the statement (its syntax tree),
+ * its parameters' classes, the catalog version it was planned under, the caller, and the caller's grants. The
+ * statement was compiled with {@link ParamSlots}, so none of its parameters' values shaped it (each is a slot that
+ * {@link #statement} fills); it reads current rows of tables only (no AS OF, whose commit the table's history
+ * horizon is checked against, no view, no system relation). The read it runs checks in the same statement that
+ * the catalog version is still the one it was planned under, as every one-statement read does; grants changed
+ * on this instance change that version, and the grants are compared again at every use, so a grant revoked
+ * elsewhere stops a kept plan as soon as this instance sees it, as it would stop a new one.
+ */
+final class KeptReads {
+
+    /** What a plan is kept under. */
+    private record Key(Statement.Select select, List<Class<?>> classes, long catalogVersion, VersoPrincipal principal) {
+    }
+
+    /**
+     * A planned one-statement read: {@code statement}, with parameter slots, is what runs ({@link #statement});
+     * {@code alone}: a one-key read run with its state, not the batch of BEGIN, state, query and COMMIT.
+     */
+    record Read(BoundSelect bound, CompiledSql statement, boolean alone, AccessControl.Grants grants) {
+    }
+
+    private final Cache<Key, Read> plans = Caffeine.newBuilder().maximumSize(1_024).build();
+    private final AccessControl access;
+
+    KeptReads(AccessControl access) {
+        this.access = access;
+    }
+
+    /** The kept plan of {@code select} with {@code params}, or null: none, or one the caller's grants no longer match. */
+    Read find(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal) {
+        Read kept = plans.getIfPresent(new Key(select, classes(params), catalogVersion, principal));
+        return kept != null && kept.grants().equals(access.grants(principal)) ? kept : null;
+    }
+
+    /**
+     * Keeps {@code read}, planned under {@code catalogVersion} for {@code principal} with the grants
+     * {@code before} (read before planning: kept only if the grants did not change meanwhile).
+     */
+    void keep(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal,
+              AccessControl.Grants before, Read read) {
+        if (before.equals(read.grants())) {
+            plans.put(new Key(select, classes(params), catalogVersion, principal), read);
+        }
+    }
+
+    /** The grants a plan made now for {@code principal} is checked against. */
+    AccessControl.Grants grants(VersoPrincipal principal) {
+        return access.grants(principal);
+    }
+
+    /** The statement to run for {@code read} with {@code params}: its slots filled. */
+    static CompiledSql statement(Read read, List<Object> params) {
+        return ParamSlots.fill(read.statement(), params);
+    }
+
+    private static List<Class<?>> classes(List<Object> params) {
+        List<Class<?>> classes = new ArrayList<>(params.size());
+        for (Object param : params) {
+            classes.add(param == null ? null : param.getClass());
+        }
+        return classes;
+    }
+}
