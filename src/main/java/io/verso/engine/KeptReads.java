@@ -27,8 +27,36 @@ import java.util.List;
  */
 final class KeptReads {
 
-    /** What a plan is kept under. */
-    private record Key(Statement.Select select, List<Class<?>> classes, long catalogVersion, VersoPrincipal principal) {
+    /**
+     * What a plan is kept under. The statement by identity: hashing and comparing syntax trees cost a read half
+     * of what planning it did, and the surfaces that send one statement again and again send the same instance
+     * (/v1/sql's parsed scripts are cached by text, REST and GraphQL keep one per table: surface.ReadShapes).
+     */
+    private static final class Key {
+        private final Statement.Select select;
+        private final List<Class<?>> classes;
+        private final long catalogVersion;
+        private final VersoPrincipal principal;
+        private final int hash;
+
+        Key(Statement.Select select, List<Class<?>> classes, long catalogVersion, VersoPrincipal principal) {
+            this.select = select;
+            this.classes = classes;
+            this.catalogVersion = catalogVersion;
+            this.principal = principal;
+            this.hash = (System.identityHashCode(select) * 31 + classes.hashCode()) * 31 + Long.hashCode(catalogVersion);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.select == select && k.catalogVersion == catalogVersion
+                    && k.classes.equals(classes) && k.principal.equals(principal);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     /**

@@ -34,6 +34,8 @@ final class ResourceLimits {
     private final CompiledSql.TextBind tempFileLimit;
     private final CompiledSql.TextBind concatBytes;
     private final CompiledSql.TextBind recursiveRows;
+    /** {@link #sessionSettings}, made once. */
+    private final CompiledSql sessionSettings;
     private volatile Boolean tempFileSettable;
 
     ResourceLimits(VersoProperties properties) {
@@ -44,6 +46,10 @@ final class ResourceLimits {
                 ? new CompiledSql.TextBind(properties.tempFileLimit().toKilobytes() + "kB") : null;
         this.concatBytes = new CompiledSql.TextBind(Long.toString(properties.maxConcatBytes().toBytes()));
         this.recursiveRows = new CompiledSql.TextBind(Long.toString(properties.maxRecursiveRows()));
+        this.sessionSettings = new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(workMem)
+                .sql(", false), set_config('verso.max_concat_bytes', ").bind(concatBytes)
+                .sql(", false), set_config('verso.max_recursive_rows', ").bind(recursiveRows)
+                .sql(", false)").build();
     }
 
     /**
@@ -66,10 +72,7 @@ final class ResourceLimits {
      * sort, no hash).
      */
     CompiledSql sessionSettings() {
-        return new SqlBuilder().sql("SELECT set_config('work_mem', ").bind(workMem)
-                .sql(", false), set_config('verso.max_concat_bytes', ").bind(concatBytes)
-                .sql(", false), set_config('verso.max_recursive_rows', ").bind(recursiveRows)
-                .sql(", false)").build();
+        return sessionSettings;
     }
 
     /** The settings as select-list items: {@code set_config(...), ...}, the statement timeout first. */

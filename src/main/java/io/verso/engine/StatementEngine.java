@@ -943,10 +943,15 @@ public class StatementEngine {
          * before the first commit. A writing request settles its reads of current rows at its end.
          */
         private Long readAt(BoundSelect bound) {
-            Set<Long> commitsRead = bound.relations().stream()
-                    .map(r -> r.asOf() == null ? asOf.latestCommit() : r.asOf())
-                    .collect(Collectors.toCollection(HashSet::new));
-            return commitOrNone(commitsRead.size() == 1 ? commitsRead.iterator().next() : asOf.latestCommit());
+            Long read = null;
+            for (BoundRelation relation : bound.relations()) {
+                long at = relation.asOf() == null ? asOf.latestCommit() : relation.asOf();
+                if (read != null && read != at) {
+                    return commitOrNone(asOf.latestCommit()); // relations read at different commits
+                }
+                read = at;
+            }
+            return commitOrNone(read == null ? asOf.latestCommit() : read);
         }
 
         // ---- DDL -------------------------------------------------------------------------------

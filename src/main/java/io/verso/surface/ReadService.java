@@ -51,6 +51,8 @@ public class ReadService {
 
     private final StatementEngine engine;
     private final AccessControl access;
+    /** The current-row read of each table, by its definition ({@link #rowRead}). */
+    private final ReadShapes<TableDef> currentRows = new ReadShapes<>();
 
     ReadService(Statements statements, Catalog catalog, ReadGate gate, StatementEngine engine, AccessControl access) {
         this.statements = statements;
@@ -85,6 +87,9 @@ public class ReadService {
         Expr where = whereKey(b, table, key);
         Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where,
                 List.of(), null, null, b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
+        if (asOf == null && asOfTime == null) {
+            select = currentRows.of(table, select); // the key's values are all in b.params()
+        }
         ExecutionResult result = statements.run(List.of(select), b.params(), "key");
         List<Map<String, Object>> rows = rows(result, 0);
         if (rows.isEmpty()) {

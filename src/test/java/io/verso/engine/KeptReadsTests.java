@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
  * One-key reads are planned once and run again with each request's parameters ({@link KeptReads}). What a user
  * must never see of it: one request's key answered for another's, a plan made for one caller or grant serving a
  * caller it would refuse, a table's old definition after it changed, or a parameter that shapes the statement
- * (a LIMIT) taken from an earlier request. Over HTTP with security on, each read repeated so the plan is kept.
+ * (a LIMIT) taken from an earlier request. Over HTTP with security on (REST, GraphQL and /v1/sql), each read
+ * repeated so the plan is kept.
  */
 class KeptReadsTests extends IntegrationTest {
 
@@ -50,6 +51,11 @@ class KeptReadsTests extends IntegrationTest {
                 JsonNode row = body(get("/v1/tables/" + t + "/row?key=" + key[0] + "&key=" + key[1], ADMIN), 200)
                         .path("row");
                 assertThat(row.path("v").asString()).as("REST %s", expected).isEqualTo(expected);
+                String graphql = "{\"query\": \"query K($c: BigInt!, $a: String!) { " + t + "_by_key(chain: $c, "
+                        + "address: $a) { v } }\", \"variables\": {\"c\": \"" + key[0] + "\", \"a\": \"" + key[1]
+                        + "\"}}";
+                assertThat(body(post("/graphql", graphql), 200).path("data").path(t + "_by_key").path("v").asString())
+                        .as("GraphQL %s", expected).isEqualTo(expected);
                 // The same statement with the chain as a JSON number, then as a string: two classes, two plans.
                 assertThat(sql.rows("SELECT v FROM " + t + " WHERE chain = ? AND address = ?", key[0], key[1]))
                         .as("SQL %s", expected).containsExactly(List.of(expected));
@@ -128,6 +134,12 @@ class KeptReadsTests extends IntegrationTest {
         int colon = header.indexOf(": ");
         request.header(header.substring(0, colon), header.substring(colon + 2));
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String json) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header(TestSecurity.HEADER, TestSecurity.ADMIN_KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static JsonNode body(HttpResponse<String> response, int status) {

@@ -101,6 +101,9 @@ class BatchRunner {
             if (failedToBuild) {
                 continue;
             }
+            if (pending.size() == 1 && pending.get(0) instanceof ReadJobs.KeyJob key) {
+                statements = key.alone(statements);
+            }
             ExecutionResult result;
             try {
                 // Fields with no statement of their own (_commit) still need the snapshot's commit.

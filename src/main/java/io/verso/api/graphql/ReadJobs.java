@@ -10,6 +10,7 @@ import io.verso.sql.ast.Query;
 import io.verso.sql.ast.Statement;
 import io.verso.surface.Cursor;
 import io.verso.surface.ReadBuilder;
+import io.verso.surface.ReadShapes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -143,6 +144,9 @@ final class ReadJobs {
 
     /** {@code t_by_key(keys..., asOfCommit)}. */
     static final class KeyJob implements Job {
+        /** The current read of one key of each table shape (a GraphQL schema's), alone in its request. */
+        private static final ReadShapes<TableShape> CURRENT_ROWS = new ReadShapes<>();
+
         private final RequestState state;
         private final TableShape table;
         private final Map<String, Object> key;
@@ -171,7 +175,18 @@ final class ReadJobs {
             at = readAt(table, asOf, asOfTime, pinned);
             Pos field = at(b, table.name() + "_by_key");
             return List.of(ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, field,
-                    keyEquals(b, table, key, ""), List.of(), null, null, b.asOf(at, asOfTime, at(b, "asOfCommit"), at(b, "asOfTime")), field));
+                    keyEquals(b, table, key, ""), List.of(), null, null, b.asOf(at, asOfTime, at(b, "asOfCommit"),
+                            at(b, "asOfTime")), field));
+        }
+
+        /**
+         * The statements to run when this job is alone in its request, built by {@link #statements} (the by-key
+         * read a client sends again and again): a current read's is its table's, the same instance each time (the
+         * key's values are all parameters, numbered from the first). Only alone: an error's origin is then this
+         * job's whatever instance it is found in, where a batch tells its jobs apart by their origins' identity.
+         */
+        List<Statement> alone(List<Statement> built) {
+            return at == null && asOfTime == null ? List.of(CURRENT_ROWS.of(table, built.get(0))) : built;
         }
 
         @Override
