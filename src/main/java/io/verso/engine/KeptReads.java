@@ -19,7 +19,7 @@ import java.util.List;
  * <p>A plan is kept only when nothing in it depends on more than its key here: the statement (its syntax tree),
  * its parameters' classes, the catalog version it was planned under, the caller, and the caller's grants. The
  * statement was compiled with {@link ParamSlots}, so none of its parameters' values shaped it (each is a slot that
- * {@link #statement} fills); it reads current rows of tables only (no AS OF, whose commit the table's history
+ * {@link ParamSlots#fill} fills); it reads current rows of tables only (no AS OF, whose commit the table's history
  * horizon is checked against, no view, no system relation). The read it runs checks in the same statement that
  * the catalog version is still the one it was planned under, as every one-statement read does; grants changed
  * on this instance change that version, and the grants are compared again at every use, so a grant revoked
@@ -60,13 +60,18 @@ final class KeptReads {
     }
 
     /**
-     * A planned one-statement read: {@code statement}, with parameter slots, is what runs ({@link #statement});
-     * {@code alone}: a one-key read run with its state, not the batch of BEGIN, state, query and COMMIT.
+     * A planned one-statement read: {@code statement}, with parameter slots, is what runs, its slots filled
+     * ({@link ParamSlots#fill}); {@code alone}: a one-key read run with its state, not the batch of BEGIN, state,
+     * query and COMMIT.
      */
-    record Read(BoundSelect bound, CompiledSql statement, boolean alone, AccessControl.Grants grants) {
+    record Read(BoundSelect bound, CompiledSql statement, boolean alone) {
     }
 
-    private final Cache<Key, Read> plans = Caffeine.newBuilder().maximumSize(1_024).build();
+    /** A kept read with the caller's grants it was planned with. */
+    private record Kept(Read read, AccessControl.Grants grants) {
+    }
+
+    private final Cache<Key, Kept> plans = Caffeine.newBuilder().maximumSize(1_024).build();
     private final AccessControl access;
 
     KeptReads(AccessControl access) {
@@ -75,29 +80,24 @@ final class KeptReads {
 
     /** The kept plan of {@code select} with {@code params}, or null: none, or one the caller's grants no longer match. */
     Read find(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal) {
-        Read kept = plans.getIfPresent(new Key(select, classes(params), catalogVersion, principal));
-        return kept != null && kept.grants().equals(access.grants(principal)) ? kept : null;
+        Kept kept = plans.getIfPresent(new Key(select, classes(params), catalogVersion, principal));
+        return kept != null && kept.grants().equals(access.grants(principal)) ? kept.read() : null;
     }
 
-    /**
-     * Keeps {@code read}, planned under {@code catalogVersion} for {@code principal} with the grants
-     * {@code before} (read before planning: kept only if the grants did not change meanwhile).
-     */
-    void keep(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal,
-              AccessControl.Grants before, Read read) {
-        if (before.equals(read.grants())) {
-            plans.put(new Key(select, classes(params), catalogVersion, principal), read);
-        }
-    }
-
-    /** The grants a plan made now for {@code principal} is checked against. */
-    AccessControl.Grants grants(VersoPrincipal principal) {
+    /** The caller's grants as a plan about to be made sees them: {@link #keep} takes them back. */
+    AccessControl.Grants grantsBefore(VersoPrincipal principal) {
         return access.grants(principal);
     }
 
-    /** The statement to run for {@code read} with {@code params}: its slots filled. */
-    static CompiledSql statement(Read read, List<Object> params) {
-        return ParamSlots.fill(read.statement(), params);
+    /**
+     * Keeps {@code read}, planned under {@code catalogVersion} for {@code principal}, whose grants were
+     * {@code before} when planning began: kept only if they are still those, so the plan's checks saw them.
+     */
+    void keep(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal,
+              AccessControl.Grants before, Read read) {
+        if (before.equals(access.grants(principal))) {
+            plans.put(new Key(select, classes(params), catalogVersion, principal), new Kept(read, before));
+        }
     }
 
     private static List<Class<?>> classes(List<Object> params) {

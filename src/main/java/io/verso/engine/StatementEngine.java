@@ -542,7 +542,7 @@ public class StatementEngine {
                 return state[1] == assumed.version() && bound.relations().stream()
                         .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
             };
-            CompiledSql statement = KeptReads.statement(read, params);
+            CompiledSql statement = ParamSlots.fill(read.statement(), params);
             ResultReader.Table table;
             if (read.alone()) {
                 table = sql.readAlone(assumed.version(), limits.sessionSettings(), statement, limits.timeoutMillis(),
@@ -589,7 +589,7 @@ public class StatementEngine {
                     throw NotOnce.INSTANCE;
                 }
             });
-            AccessControl.Grants grants = keptReads.grants(principal);
+            AccessControl.Grants grants = keptReads.grantsBefore(principal);
             Plan.Read plan;
             try {
                 plan = Planner.read(select, planned, asOf, slots);
@@ -605,7 +605,7 @@ public class StatementEngine {
                 List<String> read = bound.relations().stream().map(r -> r.table().name()).distinct().toList();
                 statement = commits.readAlone(read, statement);
             }
-            KeptReads.Read read = new KeptReads.Read(bound, statement, alone, keptReads.grants(principal));
+            KeptReads.Read read = new KeptReads.Read(bound, statement, alone);
             if (alone && slots.keepable() && bound.relations().stream()
                     .allMatch(r -> r.kind() == RelationKind.CURRENT && r.asOf() == null)) {
                 keptReads.keep(select, params, assumed.version(), principal, grants, read);
