@@ -47,23 +47,36 @@ public class RequestIdFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        // The error dispatch of a response refused with sendError keeps the id the request was given.
+        assign(request, response);
+        long started = System.nanoTime();
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            finish(request, response, started);
+        }
+    }
+
+    /**
+     * Gives the request its id: in the response's header and the thread's MDC, until {@link #finish}. The error
+     * dispatch of a response refused with sendError, and a request the front door passed on, keep the id they
+     * were given.
+     */
+    public static void assign(HttpServletRequest request, HttpServletResponse response) {
         String given = response.getHeader(HEADER);
         String incoming = request.getHeader(HEADER);
         String id = given != null ? given : incoming != null && ACCEPTED.matcher(incoming).matches() ? incoming
                 : freshId();
         response.setHeader(HEADER, id);
         MDC.put(MDC_KEY, id);
-        long started = System.nanoTime();
-        try {
-            chain.doFilter(request, response);
-        } finally {
-            if (log.isDebugEnabled()) {
-                log.debug("{} {} -> {} in {} ms", request.getMethod(), request.getRequestURI(), response.getStatus(),
-                        (System.nanoTime() - started) / 1_000_000);
-            }
-            MDC.remove(MDC_KEY);
+    }
+
+    /** Ends the request {@link #assign} began at {@code started} (its {@link System#nanoTime()}). */
+    public static void finish(HttpServletRequest request, HttpServletResponse response, long started) {
+        if (log.isDebugEnabled()) {
+            log.debug("{} {} -> {} in {} ms", request.getMethod(), request.getRequestURI(), response.getStatus(),
+                    (System.nanoTime() - started) / 1_000_000);
         }
+        MDC.remove(MDC_KEY);
     }
 
     /** Also the container's error dispatch (a sendError's problem, ContainerErrors): its problem carries the id. */

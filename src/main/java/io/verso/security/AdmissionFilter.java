@@ -52,6 +52,8 @@ class AdmissionFilter extends OncePerRequestFilter {
     enum Kind { LIGHT, HEAVY, LARGE }
 
     private static final String TABLES = "/v1/tables/";
+    /** What {@link #admit} returns for a request admission leaves alone. */
+    private static final Runnable NO_PLACE = () -> { };
     private static final Set<String> HEAVY_READS = Set.of("rows", "history", "diff", "changes");
 
     private final AdmissionProperties properties;
@@ -137,15 +139,8 @@ class AdmissionFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (properties.rateLimit().requestsPerSecond() > 0) {
-            long waitMillis = bucket(request).take(properties.rateLimit());
-            if (waitMillis > 0) {
-                rejection("rate").increment();
-                response.setHeader("Retry-After", Long.toString(Math.max(1, (waitMillis + 999) / 1000)));
-                Problem.of(ErrorCode.RATE_LIMITED, rateLimited(callerName(request)) + "; retry after Retry-After")
-                        .write(request, response);
-                return;
-            }
+        if (rateLimited(request, response)) {
+            return;
         }
         if (byStatements(request, properties.lightSqlBytes().toBytes())) {
             Deferred deferred = new Deferred();
@@ -158,8 +153,48 @@ class AdmissionFilter extends OncePerRequestFilter {
             }
             return;
         }
+        Runnable leave = place(request, response);
+        if (leave == null) {
+            return;
+        }
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            leave.run();
+        }
+    }
+
+    /**
+     * Admits a request as this filter would, for the front door, which answers hot reads before the chain (a
+     * {@code /v1/sql} request is never one of them): what gives its place back, or null when it is refused, its
+     * refusal written.
+     */
+    Runnable admit(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (shouldNotFilter(request)) {
+            return NO_PLACE;
+        }
+        return rateLimited(request, response) ? null : place(request, response);
+    }
+
+    /** Whether the caller is over its rate: then the refusal is written. */
+    private boolean rateLimited(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        if (properties.rateLimit().requestsPerSecond() <= 0) {
+            return false;
+        }
+        long waitMillis = bucket(request).take(properties.rateLimit());
+        if (waitMillis <= 0) {
+            return false;
+        }
+        rejection("rate").increment();
+        response.setHeader("Retry-After", Long.toString(Math.max(1, (waitMillis + 999) / 1000)));
+        Problem.of(ErrorCode.RATE_LIMITED, rateLimited(callerName(request)) + "; retry after Retry-After")
+                .write(request, response);
+        return true;
+    }
+
+    /** The place of the request's class, given back by what this returns; null when the class is full (503 written). */
+    private Runnable place(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Kind kind = classify(request, properties.largeBodyBytes().toBytes());
-        Semaphore semaphore = places.get(kind);
         if (!acquire(kind)) {
             rejection(name(kind)).increment();
             response.setHeader("Retry-After", "1");
@@ -167,13 +202,9 @@ class AdmissionFilter extends OncePerRequestFilter {
                 response.setHeader("Connection", "close"); // its unread body is not worth draining
             }
             Problem.of(ErrorCode.OVERLOADED, overloaded(kind)).write(request, response);
-            return;
+            return null;
         }
-        try {
-            chain.doFilter(request, response);
-        } finally {
-            semaphore.release();
-        }
+        return places.get(kind)::release;
     }
 
     /**

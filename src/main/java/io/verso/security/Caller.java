@@ -37,6 +37,33 @@ public final class Caller {
         return securityOn ? NOBODY : VersoPrincipal.SYSTEM;
     }
 
+    /** Whether a request must bring credentials; with security off every caller acts as the system. */
+    static boolean securityOn() {
+        return securityOn;
+    }
+
+    /**
+     * Acts for {@code principal} on this thread until the scope is closed: for a request answered before the
+     * security filters (the front door's hot reads), which sets no security context.
+     */
+    public static Scope acting(VersoPrincipal principal) {
+        VersoPrincipal previous = OVERRIDE.get();
+        OVERRIDE.set(principal);
+        return () -> {
+            if (previous == null) {
+                OVERRIDE.remove();
+            } else {
+                OVERRIDE.set(previous);
+            }
+        };
+    }
+
+    /** What {@link #acting} returns: closing it ends the acting. */
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** Runs the service's own work (retention) with every privilege. */
     public static <T> T asSystem(Supplier<T> work) {
         return as(VersoPrincipal.SYSTEM, work);

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.env.MockEnvironment;
@@ -202,6 +203,40 @@ class AdmissionTests {
         }
         waiter.join(20_000);
         assertThat(waited.getStatus()).as("the waiter ran once the place was free").isEqualTo(200);
+    }
+
+    @Test
+    void theFrontDoorIsAdmittedAndRefusedAsTheFilterIs() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AdmissionFilter filter = new AdmissionFilter(properties(1, 0), new MockEnvironment(), registry);
+        Semaphore light = filter.places(AdmissionFilter.Kind.LIGHT);
+        int size = light.availablePermits();
+        Runnable leave = filter.admit(request("GET", "/v1/tables/t/row", 0), new MockHttpServletResponse());
+        assertThat(leave).isNotNull();
+        assertThat(light.availablePermits()).isEqualTo(size - 1);
+        leave.run();
+        assertThat(light.availablePermits()).isEqualTo(size);
+        int held = light.drainPermits();
+        try {
+            MockHttpServletResponse door = new MockHttpServletResponse();
+            assertThat(filter.admit(request("GET", "/v1/tables/t/row", 0), door)).isNull();
+            MockHttpServletResponse chain = new MockHttpServletResponse();
+            filter.doFilter(request("GET", "/v1/tables/t/row", 0), chain, (rq, rs) -> ((MockHttpServletResponse) rs).setStatus(200));
+            assertThat(door.getStatus()).isEqualTo(chain.getStatus()).isEqualTo(503);
+            assertThat(door.getHeader("Retry-After")).isEqualTo(chain.getHeader("Retry-After"));
+            assertThat(door.getContentAsString()).isEqualTo(chain.getContentAsString()).contains("OVERLOADED");
+        } finally {
+            light.release(held);
+        }
+        assertThat(registry.get("verso.admission.rejections").tag("limit", "light").counter().count()).isEqualTo(2);
+
+        AdmissionFilter limited = new AdmissionFilter(properties(0, 1), new MockEnvironment(), registry);
+        MockHttpServletResponse last = new MockHttpServletResponse();
+        assertThat(limited.admit(request("GET", "/v1/tables/t/row", 0), new MockHttpServletResponse())).isNotNull();
+        assertThat(limited.admit(request("GET", "/v1/tables/t/row", 0), new MockHttpServletResponse())).isNotNull();
+        assertThat(limited.admit(request("GET", "/v1/tables/t/row", 0), last)).isNull();
+        assertThat(last.getStatus()).isEqualTo(429);
+        assertThat(last.getContentAsString()).contains("RATE_LIMITED");
     }
 
     @Test

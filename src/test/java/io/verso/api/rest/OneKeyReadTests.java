@@ -19,7 +19,8 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One-key reads answered by {@link OneKeyReadFilter} answer exactly as MVC's {@link RowsController} does:
+ * One-key reads answered by {@link RowRead} (at the front door, or by {@link OneKeyReadFilter} for a request it
+ * passed on) answer exactly as MVC's {@link RowsController} does:
  * each request is sent as is (served by the filter) and with its table name percent-encoded (which the
  * filter leaves to MVC), and the two answers must agree in status, headers and body (but for the request id
  * and the path echoed as the problem's instance).
@@ -29,7 +30,7 @@ class OneKeyReadTests extends IntegrationTest {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Autowired
-    OneKeyReadFilter filter;
+    RowRead row;
 
     @Test
     void everyAnswerIsTheControllersOwn() throws Exception {
@@ -80,14 +81,26 @@ class OneKeyReadTests extends IntegrationTest {
     }
 
     @Test
-    void onlyThePlainFormIsServedByTheFilter() {
-        assertThat(filter.shouldNotFilter(new MockHttpServletRequest("GET", "/v1/tables/t/row"))).isFalse();
+    void onlyThePlainFormIsTaken() {
+        assertThat(row.takes(withKey(new MockHttpServletRequest("GET", "/v1/tables/t/row")))).isTrue();
         for (MockHttpServletRequest other : List.of(new MockHttpServletRequest("POST", "/v1/tables/t/row"),
                 new MockHttpServletRequest("GET", "/v1/tables/t/rows"), new MockHttpServletRequest("GET", "/v1/tables//row"),
                 new MockHttpServletRequest("GET", "/v1/tables/%74/row"), new MockHttpServletRequest("GET", "/v1/tables/t/row/"),
                 new MockHttpServletRequest("GET", "/v1/tables/a/b/row"))) {
-            assertThat(filter.shouldNotFilter(other)).as(other.getMethod() + " " + other.getRequestURI()).isTrue();
+            assertThat(row.takes(withKey(other))).as(other.getMethod() + " " + other.getRequestURI()).isFalse();
         }
+        MockHttpServletRequest twice = withKey(new MockHttpServletRequest("GET", "/v1/tables/t/row"));
+        twice.addParameter("asOfCommit", "1", "2");
+        MockHttpServletRequest xml = withKey(new MockHttpServletRequest("GET", "/v1/tables/t/row"));
+        xml.addHeader("Accept", "application/xml");
+        for (MockHttpServletRequest other : List.of(new MockHttpServletRequest("GET", "/v1/tables/t/row"), twice, xml)) {
+            assertThat(row.takes(other)).as(other.getParameterMap() + " " + other.getHeader("Accept")).isFalse();
+        }
+    }
+
+    private static MockHttpServletRequest withKey(MockHttpServletRequest request) {
+        request.addParameter("key", "1");
+        return request;
     }
 
     private String commit(String statement) {
