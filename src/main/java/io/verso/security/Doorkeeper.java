@@ -69,6 +69,11 @@ public class Doorkeeper {
         }
     }
 
+    /** Whether the {@link InputGuard} lets a JSON body through: UTF-8, no string in it holding a NUL or lone surrogate. */
+    public boolean plainBody(byte[] body) {
+        return InputGuard.refusal(body) == null;
+    }
+
     /**
      * Admits the request under its caller (acting already) as {@link AdmissionFilter} would: what gives its place
      * back, or null when it is refused, the refusal (503 or 429) written.

@@ -72,6 +72,16 @@ class InputGuard extends OncePerRequestFilter {
             Problem.tooLarge(limits.maxRequestBytes()).write(request, response);
             return;
         }
+        Problem refused = refusal(body);
+        if (refused != null) {
+            refused.write(request, response);
+            return;
+        }
+        chain.doFilter(BodyRequest.with(request, body), response);
+    }
+
+    /** Why a JSON body is refused: not UTF-8, or a string in it holding a NUL or a lone surrogate; null when it is not. */
+    static Problem refusal(byte[] body) {
         // One pass over the bytes: ASCII needs no decoding to be valid, and only a \\u escape can smuggle a
         // surrogate or a NUL into a JSON string (a multi-byte UTF-8 sequence holds no ASCII byte).
         boolean ascii = true;
@@ -89,8 +99,7 @@ class InputGuard extends OncePerRequestFilter {
                 StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body));
             } catch (CharacterCodingException e) {
-                Problem.of(ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8").write(request, response);
-                return;
+                return Problem.of(ErrorCode.INVALID_REQUEST, "the request body is not valid UTF-8");
             }
         }
         if (escape) {
@@ -101,13 +110,12 @@ class InputGuard extends OncePerRequestFilter {
                 // Not JSON: the endpoint says so in its own words.
             }
             if (pointer != null) {
-                Problem.of(ErrorCode.INVALID_VALUE, "the string at " + (pointer.isEmpty() ? "/" : pointer)
+                return Problem.of(ErrorCode.INVALID_VALUE, "the string at " + (pointer.isEmpty() ? "/" : pointer)
                         + " holds a NUL character or a lone UTF-16 surrogate, which cannot be stored as text",
-                        pointer.isEmpty() ? "/" : pointer).write(request, response);
-                return;
+                        pointer.isEmpty() ? "/" : pointer);
             }
         }
-        chain.doFilter(BodyRequest.with(request, body), response);
+        return null;
     }
 
     /** The JSON pointer of the first string holding a NUL or a lone surrogate, or null. */

@@ -123,6 +123,66 @@ class FrontDoorTests extends IntegrationTest {
         }
     }
 
+    /**
+     * A GraphQL read is answered at the front door for an API key of a role and by the chain for a bearer JWT of the
+     * same role (which the front door leaves to it): the two answers must be the same.
+     */
+    @Test
+    void graphqlReadsByKeyAnswerAsTheChainDoes() throws Exception {
+        String t = table("door_gql");
+        String secret = table("door_gql_secret");
+        String reader = table("door_gql_reader");
+        sql.run("CREATE TABLE " + t + " (id BIGINT, region TEXT, name TEXT, PRIMARY KEY (id, region)) VERSIONED; "
+                + "CREATE TABLE " + secret + " (id BIGINT PRIMARY KEY, v TEXT); CREATE ROLE " + reader
+                + "; GRANT SELECT ON TABLE " + t + " TO " + reader);
+        sql.run("UPSERT INTO " + t + " VALUES (1, 'eu', 'a'), (2, 'us', 'b'); UPSERT INTO " + secret + " VALUES (1, 's')");
+        Map<String, String> keyed = Map.of(TestSecurity.HEADER, key(reader)[1]);
+        Map<String, String> jwt = Map.of("Authorization", "Bearer " + TestSecurity.jwt("rita", reader));
+        String byKey = "{ " + t + "_by_key(id: 1, region: \"eu\") { id region name } }";
+        graphql(byKey, keyed); // the first request after DDL learns of the table
+        record Query(String document, Map<String, String> headers, Boolean front) {
+        }
+        List<Query> queries = List.of(
+                new Query(byKey, Map.of(), true),
+                new Query("{ " + t + "_by_key(id: 3, region: \"eu\") { name } }", Map.of(), true),
+                new Query("{ " + t + "_by_key(id: 2, region: \"us\") { name } }", Map.of("Accept",
+                        "application/graphql-response+json"), true),
+                new Query("{ " + secret + "_by_key(id: 1) { v } }", Map.of(), null),
+                new Query("{ " + t + "_by_key(id: 1) { name } }", Map.of(), null),
+                new Query("{ " + t + " { nodes { id name } } }", Map.of(), false),
+                new Query(byKey, Map.of("Idempotency-Key", "door-" + UUID.randomUUID()), false),
+                new Query("{ " + t + "_by_key(id: 1, region: \"e\0u\") { name } }", Map.of(), false));
+        for (Query q : queries) {
+            Map<String, String> asKey = new LinkedHashMap<>(keyed);
+            asKey.putAll(q.headers());
+            Map<String, String> asJwt = new LinkedHashMap<>(jwt);
+            asJwt.putAll(q.headers());
+            long before = frontDoor.answered();
+            HttpResponse<String> door = graphql(q.document(), asKey);
+            long answered = frontDoor.answered() - before;
+            HttpResponse<String> chain = graphql(q.document(), asJwt);
+            String what = q.document() + " " + q.headers().keySet() + ": " + door.body();
+            if (q.front() != null) {
+                assertThat(answered).as("answered by the front door: " + what).isEqualTo(q.front() ? 1 : 0);
+            }
+            assertThat(door.statusCode()).as(what).isEqualTo(chain.statusCode());
+            for (String header : HEADERS) {
+                assertThat(door.headers().allValues(header)).as(what + " " + header)
+                        .isEqualTo(chain.headers().allValues(header));
+            }
+            assertThat(comparable(door.body(), door.headers().firstValue("X-Request-Id").orElseThrow())).as(what)
+                    .isEqualTo(comparable(chain.body(), chain.headers().firstValue("X-Request-Id").orElseThrow()));
+        }
+    }
+
+    private HttpResponse<String> graphql(String document, Map<String, String> headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/graphql"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(SqlClient.JSON.writeValueAsString(Map.of("query", document))));
+        headers.forEach(request::header);
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
     void pathsTheFirewallRefusesAreLeftToIt() throws Exception {
         for (String path : List.of("/v1/tables/../row", "/v1/tables/./row", "/v1/tables/a\\b/row")) {

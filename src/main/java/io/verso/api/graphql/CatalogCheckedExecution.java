@@ -87,7 +87,7 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
             return checked.execute(request);
         }
         if (source.assumedShortcut() == null || request instanceof WebGraphQlRequest web
-                && web.getAttributes().containsKey(OneKeyGraphqlFilter.TRIED)) {
+                && web.getAttributes().containsKey(GraphqlRead.TRIED)) {
             return unchecked(request); // none to answer on, or the filter tried already
         }
         return Mono.deferContextual(view -> {

@@ -1,153 +1,45 @@
 package io.verso.api.graphql;
 
-import graphql.ExecutionInput;
-import graphql.execution.ExecutionId;
-import io.verso.security.BodyRequest;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
-import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.graphql.ExecutionGraphQlResponse;
-import org.springframework.graphql.MediaTypes;
-import org.springframework.graphql.execution.ContextPropagationHelper;
-import org.springframework.http.MediaType;
-import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
-import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A GraphQL read of one row by key over HTTP ({@link OneKeyReads}), answered as the last filter instead of by
- * the DispatcherServlet and Spring GraphQL's handler: their routing, reading of the body, reactive pipeline and
- * asynchronous response were a quarter of such a read's CPU. Only the plain form is taken: {@code POST /graphql}
- * with a JSON body (UTF-8) of at most {@link OneKeyReads#MAX_TEXT_CHARS} and some (no other fields than {@code query},
- * {@code operationName}, {@code variables} and {@code extensions}, as Spring GraphQL reads them), no Accept or one
- * naming exactly one type the handler serves. The answer is {@link CatalogCheckedExecution#oneKeyAnswer}'s, the
- * same as the handler gets, written by the same converter with the content type the handler chooses, and every
- * filter before this one (request id, security, admission, size) has run. Any other request, and one the
- * shortcut does not answer, goes on to the handler with its body, as it always has.
+ * The GraphQL read by key ({@link GraphqlRead}) of a request the front door passed on (a bearer JWT, a
+ * cross-origin request, text the firewall looks at twice), answered as the last filter instead of by the
+ * DispatcherServlet and Spring GraphQL's handler: every filter before this one (request id, security, admission,
+ * size) has run, and the request's metric carries the same route.
  */
 @Component
 @Order(Ordered.LOWEST_PRECEDENCE)
 class OneKeyGraphqlFilter extends OncePerRequestFilter {
 
-    static final String PATH = "/graphql";
-    /** The request attribute of a request this filter tried to answer and passed on: not to be tried again. */
-    static final String TRIED = OneKeyGraphqlFilter.class.getName() + ".TRIED";
-    private static final int MAX_BODY_BYTES = 2 * OneKeyReads.MAX_TEXT_CHARS;
-    private static final String GRAPHQL_RESPONSE = MediaTypes.APPLICATION_GRAPHQL_RESPONSE.toString();
-    private static final Set<String> FIELDS = Set.of("query", "operationName", "variables", "extensions");
+    private final GraphqlRead read;
 
-    private final CatalogCheckedExecution execution;
-    private final JsonMapper json;
-    private final JacksonJsonHttpMessageConverter converter;
-    private final AtomicLong answered = new AtomicLong();
-
-    OneKeyGraphqlFilter(CatalogCheckedExecution execution, JsonMapper json) {
-        this.execution = execution;
-        this.json = json;
-        this.converter = new JacksonJsonHttpMessageConverter(json);
-    }
-
-    /** Requests answered here so far: what tests check the route against. */
-    long answered() {
-        return answered.get();
+    OneKeyGraphqlFilter(GraphqlRead read) {
+        this.read = read;
     }
 
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
-        return !"POST".equals(request.getMethod()) || !request.getContextPath().isEmpty()
-                || !PATH.equals(request.getRequestURI());
+        return !read.takes(request);
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        MediaType answerType = answerType(request.getHeader("Accept"));
-        long length = request.getContentLengthLong();
-        if (answerType == null || !json(request.getContentType())
-                || length < 0 || length > MAX_BODY_BYTES) {
-            chain.doFilter(request, response);
+        HttpServletRequest passOn = read.answer(request, response);
+        if (passOn != null) {
+            chain.doFilter(passOn, response);
             return;
         }
-        // The bytes the input guard read already (never more than the length just checked): not copied again,
-        // and the same request goes on with them.
-        byte[] body = BodyRequest.read(request, MAX_BODY_BYTES);
-        ExecutionInput input = input(body);
-        ExecutionGraphQlResponse answer = input == null ? null : execution.oneKeyAnswer(input);
-        if (answer == null) {
-            if (input != null) {
-                request.setAttribute(TRIED, Boolean.TRUE);
-            }
-            chain.doFilter(BodyRequest.with(request, body), response);
-            return;
-        }
-        answered.incrementAndGet();
-        ServerHttpObservationFilter.findObservationContext(request).ifPresent(c -> c.setPathPattern(PATH));
-        ServletServerHttpResponse out = new ServletServerHttpResponse(response);
-        converter.write(answer.toMap(), answerType, out);
-        out.flush();
-    }
-
-    /** Whether a body of this Content-Type is JSON in UTF-8: {@code application/json}, with that charset or none. */
-    private static boolean json(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        String type = contentType.replace(" ", "").toLowerCase(java.util.Locale.ROOT);
-        return type.equals(MediaType.APPLICATION_JSON_VALUE) || type.equals("application/json;charset=utf-8");
-    }
-
-    /**
-     * The type the handler answers in for this Accept: the first it names of the types the handler serves, else
-     * JSON; null for an Accept that names more than one type, whose order the handler decides by quality.
-     */
-    private static MediaType answerType(String accept) {
-        if (accept == null || accept.equals("*/*") || accept.equals(MediaType.APPLICATION_JSON_VALUE)) {
-            return MediaType.APPLICATION_JSON;
-        }
-        return accept.equals(GRAPHQL_RESPONSE) ? MediaTypes.APPLICATION_GRAPHQL_RESPONSE : null;
-    }
-
-    /** The request as graphql-java takes it, as Spring GraphQL makes it, or null for a body in another form. */
-    @SuppressWarnings("unchecked")
-    private ExecutionInput input(byte[] body) {
-        Map<String, Object> fields;
-        try {
-            fields = json.readValue(body, Map.class);
-        } catch (JacksonException e) {
-            return null;
-        }
-        Object query = fields.get("query");
-        Object operationName = fields.get("operationName");
-        Object variables = fields.get("variables");
-        Object extensions = fields.get("extensions");
-        if (!FIELDS.containsAll(fields.keySet()) || !(query instanceof String)
-                || operationName != null && !(operationName instanceof String)
-                || variables != null && !(variables instanceof Map) || extensions != null && !(extensions instanceof Map)) {
-            return null;
-        }
-        ExecutionInput input = ExecutionInput.newExecutionInput()
-                .query((String) query)
-                .operationName((String) operationName)
-                .variables(variables == null ? Map.of() : (Map<String, Object>) variables)
-                .extensions(extensions == null ? Map.of() : (Map<String, Object>) extensions)
-                .locale(LocaleContextHolder.getLocale())
-                .executionId(ExecutionId.from(UUID.randomUUID().toString()))
-                .build();
-        // The thread's context (the HTTP request's observation, the parent of the request's own), as the handler's.
-        ContextPropagationHelper.selectInstance(null).captureAll().updateContext(input.getGraphQLContext());
-        return input;
+        ServerHttpObservationFilter.findObservationContext(request).ifPresent(c -> c.setPathPattern(GraphqlRead.PATH));
     }
 }

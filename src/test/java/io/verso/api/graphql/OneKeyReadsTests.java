@@ -28,7 +28,7 @@ class OneKeyReadsTests extends GraphqlSupport {
             "application/graphql-response+json;q=0.5, application/json");
 
     @Autowired
-    OneKeyGraphqlFilter filter;
+    GraphqlRead filter;
 
     @Autowired
     BatchRunner batches;
