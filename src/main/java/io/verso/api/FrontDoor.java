@@ -42,8 +42,8 @@ import org.springframework.stereotype.Component;
  *   <li>the request's timer, {@code http.server.requests} with the tags the observation gives it.</li>
  * </ol>
  * Whatever the chain would refuse, or decides by machinery of its own, is passed on to it untouched: a request that
- * is not a hot read's plain form, one without credentials or with credentials the chain refuses, a bearer JWT, an
- * invalid Verso-Min-Commit, text the firewall or input guard would look at twice. The answers are the chain's to the
+ * is not a hot read's plain form, one without credentials or with credentials the chain refuses, a cross-origin
+ * request while CORS is configured, an invalid Verso-Min-Commit, text the firewall or input guard would look at twice. The answers are the chain's to the
  * byte but for the request id; {@code OneKeyReadTests} and {@code FrontDoorTests} compare them.
  */
 @Component

@@ -1,6 +1,8 @@
 package io.verso.security;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
@@ -20,6 +22,7 @@ public class Credentials {
     private final ResourceLoader resources;
     private final boolean on;
     private volatile JwtDecoder decoder;
+    private final Map<String, Trusted> tokens = new ConcurrentHashMap<>();
 
     Credentials(ApiKeys keys, SecurityProperties properties, ResourceLoader resources,
                 ConfigurableEnvironment environment) {
@@ -61,6 +64,41 @@ public class Credentials {
         } catch (JwtException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The caller a bearer JWT names, as the filter chain's check finds it, or null when the token is not valid: the
+     * front door's, for every hot read with a token. A token found valid is trusted again without its signature
+     * checked for {@code verso.security.api-key-cache} (as an API key is), never past its {@code exp}; a token
+     * refused is checked again each time.
+     */
+    VersoPrincipal token(String token) {
+        long now = System.nanoTime();
+        Trusted trusted = tokens.get(token);
+        if (trusted != null && now - trusted.until() < 0) {
+            return trusted.principal();
+        }
+        VersoPrincipal principal;
+        try {
+            principal = ((VersoAuthentication) new JwtPrincipals(properties).convert(decoder().decode(token)))
+                    .getPrincipal();
+        } catch (JwtException e) {
+            return null;
+        }
+        long trust = properties.apiKeyCache().toNanos();
+        if (principal.expires() != null) {
+            trust = Math.min(trust, java.time.Duration.between(java.time.Instant.now(), principal.expires()).toNanos());
+        }
+        if (trust > 0) {
+            if (tokens.size() > 10_000) {
+                tokens.clear(); // a flood of distinct tokens: start afresh rather than grow
+            }
+            tokens.put(token, new Trusted(principal, now + trust));
+        }
+        return principal;
+    }
+
+    private record Trusted(VersoPrincipal principal, long until) {
     }
 
     /**

@@ -5,6 +5,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Enumeration;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -13,20 +15,26 @@ import org.springframework.stereotype.Component;
  * Each answer is the one the chain's filters would give, for the requests every one of them lets through: the same
  * API keys and their cache ({@link ApiKeyFilter}), the same admission ({@link AdmissionFilter}), the headers Spring
  * Security writes on every answer. Whatever the chain would refuse, or decides by machinery of its own, the front
- * door passes on to it, to be refused in the chain's own words: no credentials or ones it refuses, a bearer JWT, a
- * cross-origin request while CORS is configured, and text the firewall ({@link FirewallRules}) or the
+ * door passes on to it, to be refused in the chain's own words: no credentials or ones it refuses (a bearer JWT it
+ * finds valid is trusted as {@link Credentials#token} says), a cross-origin request while CORS is configured, and text the firewall ({@link FirewallRules}) or the
  * {@link InputGuard} would refuse.
  */
 @Component
 public class Doorkeeper {
 
+    /** What Spring Security's bearer token resolver takes: anything else it refuses in its own words. */
+    private static final Pattern BEARER = Pattern.compile("^Bearer (?<token>[a-zA-Z0-9-._~+/]+=*)$",
+            Pattern.CASE_INSENSITIVE);
+
     private final ApiKeys keys;
+    private final Credentials credentials;
     private final SecurityProperties properties;
     private final AdmissionFilter admission;
     private final boolean cors;
 
-    Doorkeeper(ApiKeys keys, SecurityProperties properties, AdmissionFilter admission) {
+    Doorkeeper(ApiKeys keys, Credentials credentials, SecurityProperties properties, AdmissionFilter admission) {
         this.keys = keys;
+        this.credentials = credentials;
         this.properties = properties;
         this.admission = admission;
         this.cors = !properties.cors().allowedOrigins().isEmpty();
@@ -41,7 +49,10 @@ public class Doorkeeper {
             return VersoPrincipal.SYSTEM;
         }
         String key = ApiKeyFilter.presented(request, properties);
-        if (key == null || key.isEmpty()) {
+        if (key == null) {
+            return bearer(request.getHeader("Authorization"));
+        }
+        if (key.isEmpty()) {
             return null;
         }
         try {
@@ -49,6 +60,15 @@ public class Doorkeeper {
         } catch (DataAccessException e) {
             return null;
         }
+    }
+
+    /** The caller of a bearer JWT the chain would take, or null (no JWT issuer configured, or not a valid token). */
+    private VersoPrincipal bearer(String authorization) {
+        if (authorization == null || !properties.jwt().configured()) {
+            return null;
+        }
+        Matcher bearer = BEARER.matcher(authorization);
+        return bearer.matches() ? credentials.token(bearer.group("token")) : null;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +27,8 @@ import tools.jackson.databind.node.ObjectNode;
  * status, in every header a client or browser acts on, and in body (but for the request id and the path echoed as
  * a problem's instance); and the front door must have answered exactly the requests a caller of the chain would
  * have been let through with. Callers are API keys of roles granted reading, granted only writing and granted
- * nothing, a revoked key, an unknown one, none, a bearer JWT, a cross-origin browser.
+ * nothing, a revoked key, an unknown one, none, bearer JWTs valid, expired and of another audience, a cross-origin
+ * browser.
  */
 class FrontDoorTests extends IntegrationTest {
 
@@ -93,8 +95,17 @@ class FrontDoorTests extends IntegrationTest {
         cases.add(new Case(t, key, unknownKey, false));
         cases.add(new Case(t, key, Map.of(TestSecurity.HEADER, ""), false));
         cases.add(new Case(t, key, Map.of(), false));
-        cases.add(new Case(t, key, jwt, false));
-        cases.add(new Case(secret, "key=1", jwt, false));
+        cases.add(new Case(t, key, jwt, true));
+        cases.add(new Case(secret, "key=1", jwt, true));
+        cases.add(new Case(t, key, jwt, true)); // trusted from the cache this time
+        cases.add(new Case(t, key, Map.of("Authorization", "Bearer " + TestSecurity.jwt("rita", List.of(reader),
+                TestSecurity.ISSUER, TestSecurity.AUDIENCE, Instant.now().minusSeconds(10))), true)); // within the skew
+        cases.add(new Case(t, key, Map.of("Authorization", "Bearer " + TestSecurity.jwt("rita", List.of(reader),
+                TestSecurity.ISSUER, TestSecurity.AUDIENCE, Instant.now().minusSeconds(600))), false));
+        cases.add(new Case(t, key, Map.of("Authorization", "Bearer " + TestSecurity.jwt("rita", List.of(reader),
+                TestSecurity.ISSUER, "another-audience", Instant.now().plusSeconds(600))), false));
+        cases.add(new Case(t, key, Map.of("Authorization", "Bearer not.a.token"), false));
+        cases.add(new Case(t, key, Map.of("Authorization", "Bearer two words"), false));
         cases.add(new Case(t, key, with(readerKey, "Origin", TestSecurity.ALLOWED_ORIGIN), false));
         cases.add(new Case(t, key, with(readerKey, "Origin", "https://elsewhere.test"), false));
         cases.add(new Case(t, "key=1&key=%00", admin, false));
@@ -124,8 +135,9 @@ class FrontDoorTests extends IntegrationTest {
     }
 
     /**
-     * A GraphQL read is answered at the front door for an API key of a role and by the chain for a bearer JWT of the
-     * same role (which the front door leaves to it): the two answers must be the same.
+     * A GraphQL read is answered at the front door, and by the chain when it comes from a browser of an allowed origin
+     * (which the front door leaves to the chain's CORS): the two answers must be the same but for the CORS headers,
+     * for an API key and a bearer JWT of a role.
      */
     @Test
     void graphqlReadsByKeyAnswerAsTheChainDoes() throws Exception {
@@ -152,26 +164,32 @@ class FrontDoorTests extends IntegrationTest {
                 new Query("{ " + t + " { nodes { id name } } }", Map.of(), false),
                 new Query(byKey, Map.of("Idempotency-Key", "door-" + UUID.randomUUID()), false),
                 new Query("{ " + t + "_by_key(id: 1, region: \"e\0u\") { name } }", Map.of(), false));
-        for (Query q : queries) {
-            Map<String, String> asKey = new LinkedHashMap<>(keyed);
-            asKey.putAll(q.headers());
-            Map<String, String> asJwt = new LinkedHashMap<>(jwt);
-            asJwt.putAll(q.headers());
-            long before = frontDoor.answered();
-            HttpResponse<String> door = graphql(q.document(), asKey);
-            long answered = frontDoor.answered() - before;
-            HttpResponse<String> chain = graphql(q.document(), asJwt);
-            String what = q.document() + " " + q.headers().keySet() + ": " + door.body();
-            if (q.front() != null) {
-                assertThat(answered).as("answered by the front door: " + what).isEqualTo(q.front() ? 1 : 0);
+        for (Map<String, String> caller : List.of(keyed, jwt)) {
+            for (Query q : queries) {
+                Map<String, String> headers = new LinkedHashMap<>(caller);
+                headers.putAll(q.headers());
+                long before = frontDoor.answered();
+                HttpResponse<String> door = graphql(q.document(), headers);
+                long answered = frontDoor.answered() - before;
+                Map<String, String> browser = with(headers, "Origin", TestSecurity.ALLOWED_ORIGIN);
+                browser.computeIfPresent("Idempotency-Key", (name, value) -> "door-" + UUID.randomUUID()); // not a retry
+                HttpResponse<String> chain = graphql(q.document(), browser);
+                String what = q.document() + " " + headers.keySet() + ": " + door.body();
+                if (q.front() != null) {
+                    assertThat(answered).as("answered by the front door: " + what).isEqualTo(q.front() ? 1 : 0);
+                }
+                assertThat(chain.headers().firstValue("Access-Control-Allow-Origin")).as("through CORS: " + what)
+                        .contains(TestSecurity.ALLOWED_ORIGIN);
+                assertThat(door.statusCode()).as(what).isEqualTo(chain.statusCode());
+                for (String header : HEADERS) {
+                    if (!header.startsWith("Access-Control-")) {
+                        assertThat(door.headers().allValues(header)).as(what + " " + header)
+                                .isEqualTo(chain.headers().allValues(header));
+                    }
+                }
+                assertThat(comparable(door.body(), door.headers().firstValue("X-Request-Id").orElseThrow())).as(what)
+                        .isEqualTo(comparable(chain.body(), chain.headers().firstValue("X-Request-Id").orElseThrow()));
             }
-            assertThat(door.statusCode()).as(what).isEqualTo(chain.statusCode());
-            for (String header : HEADERS) {
-                assertThat(door.headers().allValues(header)).as(what + " " + header)
-                        .isEqualTo(chain.headers().allValues(header));
-            }
-            assertThat(comparable(door.body(), door.headers().firstValue("X-Request-Id").orElseThrow())).as(what)
-                    .isEqualTo(comparable(chain.body(), chain.headers().firstValue("X-Request-Id").orElseThrow()));
         }
     }
 

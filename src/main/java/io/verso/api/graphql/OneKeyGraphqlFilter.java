@@ -12,7 +12,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
- * The GraphQL read by key ({@link GraphqlRead}) of a request the front door passed on (a bearer JWT, a
+ * The GraphQL read by key ({@link GraphqlRead}) of a request the front door passed on (a
  * cross-origin request, text the firewall looks at twice), answered as the last filter instead of by the
  * DispatcherServlet and Spring GraphQL's handler: every filter before this one (request id, security, admission,
  * size) has run, and the request's metric carries the same route.

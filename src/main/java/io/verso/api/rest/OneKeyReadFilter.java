@@ -12,7 +12,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.filter.ServerHttpObservationFilter;
 
 /**
- * The one-key read ({@link RowRead}) of a request the front door passed on (a bearer JWT, a cross-origin request,
+ * The one-key read ({@link RowRead}) of a request the front door passed on (a cross-origin request,
  * text the firewall looks at twice), answered as the last filter instead of by the DispatcherServlet: every filter
  * before this one (request id, security, admission, Verso-Commit) has run, and the request's metric carries the
  * same route.
