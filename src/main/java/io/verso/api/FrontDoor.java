@@ -43,8 +43,8 @@ import org.springframework.stereotype.Component;
  * </ol>
  * Whatever the chain would refuse, or decides by machinery of its own, is passed on to it untouched: a request that
  * is not a hot read's plain form, one without credentials or with credentials the chain refuses, a cross-origin
- * request while CORS is configured, an invalid Verso-Min-Commit, text the firewall or input guard would look at twice. The answers are the chain's to the
- * byte but for the request id; {@code OneKeyReadTests} and {@code FrontDoorTests} compare them.
+ * request while CORS is configured, an invalid Verso-Min-Commit, text the firewall or input guard would look at
+ * twice. The answers are the chain's to the byte but for the request id; {@code FrontDoorTests} compares them.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)

@@ -14,10 +14,10 @@ import org.springframework.stereotype.Component;
  * What the front door ({@code api.FrontDoor}) asks of trust before it answers a hot read ahead of the filter chain.
  * Each answer is the one the chain's filters would give, for the requests every one of them lets through: the same
  * API keys and their cache ({@link ApiKeyFilter}), the same admission ({@link AdmissionFilter}), the headers Spring
- * Security writes on every answer. Whatever the chain would refuse, or decides by machinery of its own, the front
- * door passes on to it, to be refused in the chain's own words: no credentials or ones it refuses (a bearer JWT it
- * finds valid is trusted as {@link Credentials#token} says), a cross-origin request while CORS is configured, and text the firewall ({@link FirewallRules}) or the
- * {@link InputGuard} would refuse.
+ * Security writes on every answer. A bearer JWT the chain finds valid is trusted as {@link Credentials#token} says.
+ * Whatever the chain would refuse, or decides by machinery of its own, the front door passes on to it, to be refused
+ * in the chain's own words: no credentials or ones it refuses, a cross-origin request while CORS is configured, and
+ * text the firewall ({@link FirewallRules}) or the {@link InputGuard} would refuse.
  */
 @Component
 public class Doorkeeper {
@@ -89,7 +89,7 @@ public class Doorkeeper {
         }
     }
 
-    /** Whether the {@link InputGuard} lets a JSON body through: UTF-8, no string in it holding a NUL or lone surrogate. */
+    /** Whether the {@link InputGuard} lets a JSON body through: UTF-8, no string in it with a NUL or lone surrogate. */
     public boolean plainBody(byte[] body) {
         return InputGuard.refusal(body) == null;
     }

@@ -80,7 +80,7 @@ class InputGuard extends OncePerRequestFilter {
         chain.doFilter(BodyRequest.with(request, body), response);
     }
 
-    /** Why a JSON body is refused: not UTF-8, or a string in it holding a NUL or a lone surrogate; null when it is not. */
+    /** Why a JSON body is refused (not UTF-8, or a string in it holding a NUL or a lone surrogate), or null. */
     static Problem refusal(byte[] body) {
         // One pass over the bytes: ASCII needs no decoding to be valid, and only a \\u escape can smuggle a
         // surrogate or a NUL into a JSON string (a multi-byte UTF-8 sequence holds no ASCII byte).

@@ -108,8 +108,8 @@ class GraphqlRead implements HotRead {
      */
     private static String executionId() {
         String id = RequestIdFilter.current();
-        return id != null ? id : new UUID(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong())
-                .toString();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        return id != null ? id : new UUID(random.nextLong(), random.nextLong()).toString();
     }
 
     /** Whether a body of this Content-Type is JSON in UTF-8: {@code application/json}, with that charset or none. */
@@ -150,7 +150,8 @@ class GraphqlRead implements HotRead {
         Object extensions = fields.get("extensions");
         if (!FIELDS.containsAll(fields.keySet()) || !(query instanceof String)
                 || operationName != null && !(operationName instanceof String)
-                || variables != null && !(variables instanceof Map) || extensions != null && !(extensions instanceof Map)) {
+                || variables != null && !(variables instanceof Map)
+                || extensions != null && !(extensions instanceof Map)) {
             return null;
         }
         ExecutionInput input = ExecutionInput.newExecutionInput()
