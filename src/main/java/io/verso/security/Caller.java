@@ -37,11 +37,6 @@ public final class Caller {
         return securityOn ? NOBODY : VersoPrincipal.SYSTEM;
     }
 
-    /** Whether a request must bring credentials; with security off every caller acts as the system. */
-    static boolean securityOn() {
-        return securityOn;
-    }
-
     /**
      * Acts for {@code principal} on this thread until the scope is closed: for a request answered before the
      * security filters (the front door's hot reads), which sets no security context.

@@ -106,6 +106,30 @@ class SecurityTests extends IntegrationTest {
                 .status()).isEqualTo(200);
     }
 
+    /**
+     * Whether security is on is this service's setting: a second application context in the same JVM (a test of mode
+     * none starts one) sets {@link Caller}'s per-JVM flag, and the one-key reads answered ahead of the filter chain
+     * once took every caller for the system then.
+     */
+    @Test
+    void anotherContextWithoutSecurityOpensNothingHere() throws Exception {
+        String secret = table("secret");
+        String role = table("reader");
+        sql.run("CREATE TABLE " + secret + " (k INT PRIMARY KEY, v TEXT) VERSIONED; UPSERT INTO " + secret
+                + " VALUES (1, 's'); CREATE ROLE " + role);
+        String path = "/v1/tables/" + secret + "/row?key=1";
+        Caller.securityOn(false);
+        try {
+            assertThat(call("GET", path, null, "Authorization", "Bearer " + TestSecurity.jwt("rita", role)).status())
+                    .isEqualTo(404);
+            assertThat(call("GET", path, null).status()).isEqualTo(401);
+            assertThat(call("POST", "/graphql", graphql("{ " + secret + "_by_key(k: 1) { v } }"), "Authorization",
+                    "Bearer " + TestSecurity.jwt("rita", role)).raw()).doesNotContain("\"s\"");
+        } finally {
+            Caller.securityOn(true);
+        }
+    }
+
     @Test
     void aTableWithoutGrantsIsUnknownOnEverySurface() throws Exception {
         String secret = table("secret");
