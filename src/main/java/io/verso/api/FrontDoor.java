@@ -138,7 +138,10 @@ class FrontDoor implements Filter {
         }
     }
 
-    /** Answers the request as the chain would, or returns what to pass on to it, nothing written but the request id. */
+    /**
+     * Answers the request as the chain would, or returns what to pass on to it. What a request passed on carries
+     * already (its id, the headers of every answer) the chain keeps or writes alike.
+     */
     private HttpServletRequest answer(HotRead read, VersoPrincipal caller, long minCommit, HttpServletRequest request,
                                       HttpServletResponse response) throws IOException, ServletException {
         long started = System.nanoTime();

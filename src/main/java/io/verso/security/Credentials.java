@@ -58,17 +58,12 @@ public class Credentials {
         if (!properties.jwt().configured() || token.isEmpty()) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(((VersoAuthentication) new JwtPrincipals(properties).convert(decoder().decode(token)))
-                    .getPrincipal());
-        } catch (JwtException e) {
-            return Optional.empty();
-        }
+        return Optional.ofNullable(token(token));
     }
 
     /**
-     * The caller a bearer JWT names, as the filter chain's check finds it, or null when the token is not valid: the
-     * front door's, for every hot read with a token. A token found valid is trusted again without its signature
+     * The caller a bearer JWT names, as the filter chain's check finds it, or null when the token is not valid: for
+     * the front door's hot reads and WebSocket sessions. A token found valid is trusted again without its signature
      * checked for {@code verso.security.api-key-cache} (as an API key is), never past its {@code exp}; a token
      * refused is checked again each time.
      */

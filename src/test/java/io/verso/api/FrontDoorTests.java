@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
@@ -72,6 +74,7 @@ class FrontDoorTests extends IntegrationTest {
                 .orElseThrow();
 
         String key = "key=1&key=eu";
+        double routedBefore = routed();
         List<Case> cases = new ArrayList<>();
         for (String query : List.of(key, key + "&asOfCommit=" + first, key + "&atLeastCommit=" + second,
                 key + "&asOfTime=2000-01-01T00:00:00Z", "key=3&key=eu", "key=1", "key=x&key=eu",
@@ -132,6 +135,22 @@ class FrontDoorTests extends IntegrationTest {
             assertThat(comparable(door.body(), door.headers().firstValue("X-Request-Id").orElseThrow())).as(what)
                     .isEqualTo(comparable(chain.body(), chain.headers().firstValue("X-Request-Id").orElseThrow()));
         }
+        // Every answer the front door gave is counted under the route by http.server.requests, as the chain's are.
+        assertThat(routed()).as("requests of the route in http.server.requests")
+                .isGreaterThanOrEqualTo(routedBefore + cases.stream().filter(Case::front).count());
+    }
+
+    /** Requests of the one-key route counted by http.server.requests (Prometheus). */
+    private double routed() throws Exception {
+        String scrape = send("GET", "/actuator/prometheus", Map.of(TestSecurity.HEADER, TestSecurity.ADMIN_KEY)).body();
+        Matcher m = Pattern.compile("(?m)^http_server_requests_seconds_count\\{(.*)} (\\S+)$").matcher(scrape);
+        double sum = 0;
+        while (m.find()) {
+            if (m.group(1).contains("uri=\"/v1/tables/{table}/row\"")) {
+                sum += Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
     }
 
     /**
