@@ -5,11 +5,6 @@ import graphql.ExecutionResult;
 import graphql.GraphQL;
 import graphql.GraphQLContext;
 import graphql.GraphqlErrorBuilder;
-import graphql.execution.instrumentation.Instrumentation;
-import graphql.execution.instrumentation.InstrumentationContext;
-import graphql.execution.instrumentation.InstrumentationState;
-import graphql.execution.instrumentation.parameters.InstrumentationCreateStateParameters;
-import graphql.execution.instrumentation.parameters.InstrumentationExecutionParameters;
 import graphql.schema.GraphQLSchema;
 import io.micrometer.context.ContextSnapshotFactory;
 import java.util.List;
@@ -143,13 +138,7 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
      * catalog version and gave a value graphql-java would answer as is.
      */
     private Shortcut answer(OneKeyReads.Read read, ExecutionInput input, RefreshingGraphQlSource.Assumed newest) {
-        Instrumentation instrumentation = newest.instrumentation();
-        GraphQLSchema schema = newest.schema();
-        InstrumentationState state = instrumentation.createStateAsync(
-                new InstrumentationCreateStateParameters(schema, input)).join();
-        InstrumentationExecutionParameters parameters = new InstrumentationExecutionParameters(input, schema);
-        InstrumentationContext<ExecutionResult> execution = instrumentation.beginExecution(parameters, state);
-        execution.onDispatched();
+        DirectInstrumentation.Execution execution = newest.instrumentation().begin(input, newest.schema());
         Outcome outcome = runner.run(List.of(read.job())).get(0);
         boolean sameCatalog = read.job().state().catalogVersions().equals(Set.of(newest.version()));
         Map<String, Object> data = outcome.error() != null || !sameCatalog ? null
@@ -158,14 +147,14 @@ final class CatalogCheckedExecution implements ExecutionGraphQlService {
             // Observed as what it was, an attempt that does not stand; the request runs again.
             String why = outcome.error() != null ? outcome.error().getMessage()
                     : !sameCatalog ? "the catalog changed" : "a value graphql-java reports";
-            execution.onCompleted(ExecutionResult.newExecutionResult()
-                    .addError(GraphqlErrorBuilder.newError().message("run again: " + why).build()).build(), null);
+            execution.completed(ExecutionResult.newExecutionResult()
+                    .addError(GraphqlErrorBuilder.newError().message("run again: " + why).build()).build());
             return new Shortcut(outcome.error() == null && !sameCatalog ? Fate.CATALOG_CHANGED : Fate.NOT_ANSWERED,
                     null);
         }
         ExecutionResult result = ExecutionResult.newExecutionResult().data(data).build();
-        execution.onCompleted(result, null);
-        result = instrumentation.instrumentExecutionResult(result, parameters, state).join();
+        execution.completed(result);
+        result = execution.instrumented(result);
         shortcuts.incrementAndGet();
         return new Shortcut(Fate.ANSWERED, new DefaultExecutionGraphQlResponse(input, result));
     }

@@ -61,9 +61,9 @@ final class RefreshingGraphQlSource implements GraphQlSource {
 
     /**
      * The newest schema, for a request that runs on it unchecked without graphql-java: its catalog version, the
-     * instrumentation every execution on it goes through, and the one-key reads it answers.
+     * instrumentations every execution on it goes through, and the one-key reads it answers.
      */
-    record Assumed(long version, GraphQLSchema schema, Instrumentation instrumentation,
+    record Assumed(long version, GraphQLSchema schema, DirectInstrumentation instrumentation,
                    OneKeyReads oneKeyReads) {
     }
 
@@ -249,7 +249,7 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         long version = Long.parseLong(read.fingerprint());
         GraphQL assuming = graphQl.transform(b -> b.instrumentation(new ChainedInstrumentation(
                 new AssumedCatalog(version), graphQl.getInstrumentation())));
-        Assumed shortcut = new Assumed(version, source.schema(), assuming.getInstrumentation(),
+        Assumed shortcut = new Assumed(version, source.schema(), new DirectInstrumentation(graphQl.getInstrumentation()),
                 new OneKeyReads(source.schema(), factory.byKeyFields(), properties));
         return new Built(read.fingerprint(), graphQl, source.schema(), assuming, shortcut);
     }
