@@ -173,7 +173,7 @@ class HelmChartTests {
         Map<String, Object> data = map(configMap, "data");
         assertThat(data).containsEntry("SERVER_SHUTDOWN", "graceful")
                 .containsEntry("SPRING_LIFECYCLE_TIMEOUT_PER_SHUTDOWN_PHASE", "30s")
-                .containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "10")
+                .containsEntry("SPRING_DATASOURCE_HIKARI_MAXIMUM_POOL_SIZE", "20")
                 .containsEntry("VERSO_STATEMENT_TIMEOUT", "30s")
                 .containsEntry("VERSO_MAX_REQUEST_BYTES", "16777216")
                 .containsEntry("SPRING_GRAPHQL_GRAPHIQL_ENABLED", "false")
@@ -328,7 +328,7 @@ class HelmChartTests {
         // And the chart's defaults override the service's where they differ (GraphiQL off in a cluster).
         Binder defaults = binderOver(map(single(render(template()), "ConfigMap"), "data"));
         assertThat(defaults.bind("spring.graphql.graphiql.enabled", Boolean.class).get()).isFalse();
-        assertThat(defaults.bind("spring.datasource.hikari.maximum-pool-size", Integer.class).get()).isEqualTo(10);
+        assertThat(defaults.bind("spring.datasource.hikari.maximum-pool-size", Integer.class).get()).isEqualTo(20);
     }
 
     @Test

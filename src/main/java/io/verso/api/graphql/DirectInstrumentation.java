@@ -25,7 +25,10 @@ final class DirectInstrumentation {
 
     private final List<Instrumentation> instrumentations;
 
-    /** The instrumentations of {@code instrumentation}, a chain of them taken apart, in the chain's order. */
+    /**
+     * The instrumentations of {@code instrumentation}, a chain of them taken apart, in the chain's order. A subclass
+     * of the chain is called as it is: what it adds to the chain's calls is its own.
+     */
     DirectInstrumentation(Instrumentation instrumentation) {
         List<Instrumentation> flat = new ArrayList<>();
         flatten(instrumentation, flat);
@@ -33,7 +36,7 @@ final class DirectInstrumentation {
     }
 
     private static void flatten(Instrumentation instrumentation, List<Instrumentation> into) {
-        if (instrumentation instanceof ChainedInstrumentation chain) {
+        if (instrumentation instanceof ChainedInstrumentation chain && chain.getClass() == ChainedInstrumentation.class) {
             chain.getInstrumentations().forEach(i -> flatten(i, into));
         } else if (instrumentation != null) {
             into.add(instrumentation);

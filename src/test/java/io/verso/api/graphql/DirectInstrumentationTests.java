@@ -94,11 +94,22 @@ class DirectInstrumentationTests {
         }
     }
 
-    /** Three instrumentations, one of them inside a chain of its own, of every kind: with and without state or context. */
+    /**
+     * Instrumentations of every kind (with and without state or context), two of them inside a chain of their own,
+     * one inside a subclass of the chain, which adds a call of its own.
+     */
     private static Instrumentation instrumentations(List<String> calls) {
+        Instrumentation subclass = new ChainedInstrumentation(new Recording("e", calls, true, true)) {
+            @Override
+            public InstrumentationContext<ExecutionResult> beginExecution(InstrumentationExecutionParameters parameters,
+                                                                          InstrumentationState state) {
+                calls.add("subclass begin");
+                return super.beginExecution(parameters, state);
+            }
+        };
         return new ChainedInstrumentation(new Recording("a", calls, true, true),
                 new ChainedInstrumentation(new Recording("b", calls, false, true), new Recording("c", calls, true, false)),
-                new Recording("d", calls, true, true));
+                new Recording("d", calls, true, true), subclass);
     }
 
     @Test
@@ -121,10 +132,10 @@ class DirectInstrumentationTests {
             execution.completed(completed);
             ExecutionResult byDirect = execution.instrumented(completed);
 
-            assertThat(direct).isEqualTo(chained).hasSize(4 + 4 + 3 + 3 + 4);
+            assertThat(direct).isEqualTo(chained).hasSize(5 + 6 + 4 + 4 + 5);
             assertThat(byDirect.toSpecification()).isEqualTo(byChain.toSpecification());
             assertThat(byDirect.getExtensions()).containsExactly(Map.entry("a", 0), Map.entry("b", 1), Map.entry("c", 2),
-                    Map.entry("d", 3));
+                    Map.entry("d", 3), Map.entry("e", 4));
         }
     }
 
