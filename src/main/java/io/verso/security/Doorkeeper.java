@@ -45,7 +45,7 @@ public class Doorkeeper {
         if (!plain(request)) {
             return null;
         }
-        // This service's own setting: Caller's flag is one per JVM, and a second context (tests start some) sets it too.
+        // This service's own setting, not Caller's per-JVM flag, which a second context (tests start some) sets.
         if (!credentials.required()) {
             return VersoPrincipal.SYSTEM;
         }

@@ -36,7 +36,8 @@ final class DirectInstrumentation {
     }
 
     private static void flatten(Instrumentation instrumentation, List<Instrumentation> into) {
-        if (instrumentation instanceof ChainedInstrumentation chain && chain.getClass() == ChainedInstrumentation.class) {
+        if (instrumentation instanceof ChainedInstrumentation chain
+                && chain.getClass() == ChainedInstrumentation.class) {
             chain.getInstrumentations().forEach(i -> flatten(i, into));
         } else if (instrumentation != null) {
             into.add(instrumentation);
@@ -55,7 +56,8 @@ final class DirectInstrumentation {
             states[i] = state == null ? null : state.join();
         }
         for (int i = 0; i < count; i++) {
-            InstrumentationContext<ExecutionResult> context = instrumentations.get(i).beginExecution(parameters, states[i]);
+            InstrumentationContext<ExecutionResult> context =
+                    instrumentations.get(i).beginExecution(parameters, states[i]);
             if (context != null) {
                 contexts.add(context);
             }

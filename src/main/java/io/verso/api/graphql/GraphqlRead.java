@@ -30,8 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link OneKeyReads#MAX_TEXT_CHARS} and some (no other fields than {@code query}, {@code operationName},
  * {@code variables} and {@code extensions}, as Spring GraphQL reads them), no Accept or one naming exactly one type
  * the handler serves, no Idempotency-Key. The answer is {@link CatalogCheckedExecution#oneKeyAnswer}'s, the same as
- * the handler gets, written as the handler's converter writes it, in the content type the handler chooses. Any other request,
- * and one the shortcut does not answer, goes on to the handler with its body, as it always has.
+ * the handler gets, written as the handler's converter writes it, in the content type the handler chooses. Any
+ * other request, and one the shortcut does not answer, goes on to the handler with its body, as it always has.
  */
 @Component
 class GraphqlRead implements HotRead {

@@ -249,7 +249,8 @@ final class RefreshingGraphQlSource implements GraphQlSource {
         long version = Long.parseLong(read.fingerprint());
         GraphQL assuming = graphQl.transform(b -> b.instrumentation(new ChainedInstrumentation(
                 new AssumedCatalog(version), graphQl.getInstrumentation())));
-        Assumed shortcut = new Assumed(version, source.schema(), new DirectInstrumentation(graphQl.getInstrumentation()),
+        Assumed shortcut = new Assumed(version, source.schema(),
+                new DirectInstrumentation(graphQl.getInstrumentation()),
                 new OneKeyReads(source.schema(), factory.byKeyFields(), properties));
         return new Built(read.fingerprint(), graphQl, source.schema(), assuming, shortcut);
     }

@@ -174,7 +174,6 @@ class ConditionalReads {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(hash).substring(0, 16);
     }
 
-
     /** atLeastCommit as a number for the cache's check, -1 when absent or not one (the read refuses it then). */
     private static long parsed(String commit) {
         try {
