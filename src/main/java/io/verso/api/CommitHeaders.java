@@ -1,6 +1,6 @@
 package io.verso.api;
 
-import io.verso.replica.ClientCommit;
+import io.verso.engine.ClientCommit;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.http.Outcome;
 import io.verso.ops.RequestIdFilter;
-import io.verso.replica.ClientCommit;
+import io.verso.engine.ClientCommit;
 import io.verso.security.Caller;
 import io.verso.security.Doorkeeper;
 import io.verso.security.VersoPrincipal;

@@ -99,16 +99,18 @@ final class CommitProtocol {
 
     /**
      * {@code query}, a read of current rows or AS OF commits, as one statement that also returns its
-     * snapshot's state: the latest commit, the catalog version, and the latest commit that wrote any of
-     * {@code tables} (null when none did), then a marker (null when the query found no rows: the LEFT JOIN
-     * keeps the state's row) and the query's columns. One statement is one snapshot. Rows come in the
-     * query's order only as a nested loop happens to keep it: the caller runs no query with ORDER BY so.
+     * snapshot's state: the latest commit ({@code latest}; else 0, for a read of current rows whose caller
+     * knows a commit to report), the catalog version, and the latest commit that wrote any of {@code tables}
+     * (null when none did), then a marker (null when the query found no rows: the LEFT JOIN keeps the state's
+     * row) and the query's columns. One statement is one snapshot. Rows come in the query's order only as a
+     * nested loop happens to keep it: the caller runs no query with ORDER BY so.
      */
-    CompiledSql readAlone(List<String> tables, CompiledSql query) {
+    CompiledSql readAlone(List<String> tables, CompiledSql query, boolean latest) {
         List<Object> binds = new ArrayList<>(query.binds().size() + tables.size());
         tables.forEach(t -> binds.add(new CompiledSql.TextBind(t)));
         binds.addAll(query.binds());
-        return new CompiledSql("SELECT s.*, q.* FROM (SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), "
+        return new CompiledSql("SELECT s.*, q.* FROM (SELECT "
+                + (latest ? "(SELECT coalesce(max(seq), 0) FROM verso.commits), " : "CAST(0 AS bigint), ")
                 + "(SELECT version FROM verso.catalog_version), " + lastWriteOfAny(tables.size()) + ") AS s "
                 + "LEFT JOIN LATERAL (SELECT TRUE, q0.* FROM (" + query.sql() + ") AS q0) AS q ON TRUE", binds);
     }

@@ -27,6 +27,14 @@ public interface ReadRouter {
          * {@code catalogVersion}; throws to abandon the attempt when that is too old to answer from.
          */
         void snapshot(long latestCommit, long catalogVersion);
+
+        /**
+         * Whether the attempt runs on the primary, where every commit this instance has made or read is
+         * visible: then a read of current rows may report such a commit instead of reading the latest one.
+         */
+        default boolean primary() {
+            return true;
+        }
     }
 
     /** Everything on the primary: the router when no replica is configured. */

@@ -83,7 +83,10 @@ public class StatementEngine {
     private final CommitProtocol commits;
     private final KeptReads keptReads;
     private final List<CommitListener> listeners;
-    /** The latest commit a request of this instance read or made: visible, as is every one before it. */
+    /**
+     * The latest commit a request of this instance made, or read on the primary, or that the primary's commit log
+     * showed: visible, as is every one before it, to every snapshot the primary gives from now on.
+     */
     private final AtomicLong visible = new AtomicLong();
 
     public StatementEngine(Catalog catalog, Views views, SqlRunner sql,
@@ -123,7 +126,6 @@ public class StatementEngine {
         long started = System.nanoTime();
         try {
             ExecutionResult result = run(script, params, actor);
-            visible.accumulateAndGet(result.readCommit(), Math::max);
             observer.executed(result, Duration.ofNanos(System.nanoTime() - started));
             return result;
         } catch (VersoException e) {
@@ -148,6 +150,11 @@ public class StatementEngine {
      */
     public boolean knownVisible(long commit) {
         return visible.get() >= commit;
+    }
+
+    /** Commit {@code commit} was read from the primary's commit log: it is visible, and every one before it. */
+    public void visibleOnPrimary(long commit) {
+        visible.accumulateAndGet(commit, Math::max);
     }
 
     /**
@@ -230,7 +237,11 @@ public class StatementEngine {
                     : actor != null && !actor.isBlank() ? actor : VersoPrincipal.SYSTEM_NAME;
             if (!writes) {
                 Statement only = script.statements().size() == 1 ? script.statements().get(0) : null;
-                return router.read(target -> {
+                return router.read(attempt -> {
+                    ReadRouter.ReadTarget target = attempt.primary() ? (latest, version) -> {
+                        attempt.snapshot(latest, version);
+                        visibleOnPrimary(latest);
+                    } : attempt;
                     if (only instanceof Statement.Select select) {
                         ExecutionResult fast = new Request(params, false, principal, recorded, target).runOnce(select);
                         if (fast != null) {
@@ -248,6 +259,7 @@ public class StatementEngine {
                 if (request.catalogChanged) {
                     catalog.forgetLatest();
                 }
+                visibleOnPrimary(result.commit());
                 router.committed(result.commit(), request.catalogChanged);
                 for (CommitListener listener : listeners) {
                     listener.committed(result.commit(), request.catalogChanged);
@@ -520,6 +532,13 @@ public class StatementEngine {
          * gives every error its usual form) when the statement needs a lookup while it is bound (a
          * definition not cached, a view, AS OF a time), when it fails to bind, or when the snapshot holds
          * another catalog version or not a commit it reads AS OF.
+         * <p>
+         * A one-key read of current rows on the primary does not look the latest commit up (item 1 of issue 26:
+         * a tenth of what the read costs PostgreSQL). It reports the later of the latest commit this instance
+         * knew visible before the statement ran and the last commit that wrote what it read: every commit up to
+         * the first is in the statement's snapshot (commits become visible in sequence order), none after the
+         * second changed what it read, so its rows are the read's rows AS OF that commit. Unless the caller has
+         * seen a later commit (Verso-Min-Commit), which the answer then reports as a full lookup finds it.
          */
         ExecutionResult runOnce(Statement.Select select) {
             Catalog.Snapshot assumed = catalog.latestSnapshot();
@@ -534,6 +553,8 @@ public class StatementEngine {
                 }
             }
             BoundSelect bound = read.bound();
+            long known = read.current() != null && target.primary() ? visible.get() : 0;
+            boolean current = known > 0 && ClientCommit.minCommit() <= known;
             long[] state = new long[3];
             SqlRunner.RowMapper<Boolean> accept = rs -> {
                 state[0] = rs.getLong(1);
@@ -542,12 +563,18 @@ public class StatementEngine {
                 return state[1] == assumed.version() && bound.relations().stream()
                         .allMatch(r -> r.asOf() == null || r.asOf() <= state[0]);
             };
-            CompiledSql statement = ParamSlots.fill(read.statement(), params);
+            CompiledSql statement = ParamSlots.fill(current ? read.current() : read.statement(), params);
             ResultReader.Table table;
             if (read.alone()) {
                 table = sql.readAlone(assumed.version(), limits.sessionSettings(), statement, limits.timeoutMillis(),
                         budget.rowsLeft(), rs -> {
                             state[2] = rs.getLong(3);
+                            if (current) {
+                                state[0] = Math.max(known, state[2]);
+                                state[1] = rs.getLong(2);
+                                target.snapshot(state[0], state[1]);
+                                return state[1] == assumed.version();
+                            }
                             return accept.map(rs);
                         }, rs -> ResultReader.readFrom(rs, budget, CommitProtocol.READ_ALONE_STATE + 1));
             } else {
@@ -601,13 +628,16 @@ public class StatementEngine {
             // its state; anything else is the batch of BEGIN, state, query and COMMIT, still one round trip.
             boolean alone = select.query().orderBy().isEmpty() && Weight.light(List.of(select), keys(assumed));
             CompiledSql statement = plan.query();
+            boolean current = bound.relations().stream()
+                    .allMatch(r -> r.kind() == RelationKind.CURRENT && r.asOf() == null);
+            CompiledSql currentRows = null;
             if (alone) {
                 List<String> read = bound.relations().stream().map(r -> r.table().name()).distinct().toList();
-                statement = commits.readAlone(read, statement);
+                currentRows = current ? commits.readAlone(read, statement, false) : null;
+                statement = commits.readAlone(read, statement, true);
             }
-            KeptReads.Read read = new KeptReads.Read(bound, statement, alone);
-            if (alone && slots.keepable() && bound.relations().stream()
-                    .allMatch(r -> r.kind() == RelationKind.CURRENT && r.asOf() == null)) {
+            KeptReads.Read read = new KeptReads.Read(bound, statement, alone, currentRows);
+            if (alone && slots.keepable() && current) {
                 keptReads.keep(select, params, assumed.version(), principal, grants, read);
             }
             return read;

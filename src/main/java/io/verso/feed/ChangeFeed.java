@@ -9,7 +9,7 @@ import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.Refusals;
 import io.verso.error.VersoException;
-import io.verso.replica.ClientCommit;
+import io.verso.engine.ClientCommit;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
 import io.verso.security.Privilege;

@@ -6,6 +6,7 @@ import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.verso.engine.ClientCommit;
 import io.verso.engine.ExecutionResult;
 import io.verso.engine.ReadRouter;
 import io.verso.engine.StatementResult;
@@ -239,12 +240,20 @@ public final class ReplicaRouter implements ReadRouter, DisposableBean {
             long[] snapshot = {-1, -1};
             RoutingDataSource.use(replica.pool);
             try {
-                ExecutionResult result = attempt.apply((latest, version) -> {
-                    replica.saw(latest, version);
-                    snapshot[0] = latest;
-                    snapshot[1] = version;
-                    if (version < needs[1]) {
-                        throw new Behind();
+                ExecutionResult result = attempt.apply(new ReadTarget() {
+                    @Override
+                    public void snapshot(long latest, long version) {
+                        replica.saw(latest, version);
+                        snapshot[0] = latest;
+                        snapshot[1] = version;
+                        if (version < needs[1]) {
+                            throw new Behind();
+                        }
+                    }
+
+                    @Override
+                    public boolean primary() {
+                        return false; // its snapshot may be behind what this instance has seen
                     }
                 });
                 if (callers < 0 && !primaryAsked) {

@@ -47,6 +47,7 @@ class ReadGate {
             }
             latest = commits.latest();
         }
+        engine.visibleOnPrimary(latest); // so a read of current rows reports at least atLeast
     }
 
     long latest() {

@@ -41,8 +41,9 @@ class CommitLogLookupTests extends IntegrationTest {
             jdbc.execute("ANALYZE verso.commits, verso.commit_tables");
             SqlRunner sql = new SqlRunner(jdbc);
             CommitProtocol commits = new CommitProtocol(sql, null);
-            for (CompiledSql state : List.of(commits.readAlone(List.of("lw_quiet"), new CompiledSql("SELECT 1", List.of())),
-                    commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"), new CompiledSql("SELECT 1", List.of())),
+            for (CompiledSql state : List.of(commits.readAlone(List.of("lw_quiet"), new CompiledSql("SELECT 1", List.of()), true),
+                    commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"), new CompiledSql("SELECT 1", List.of()),
+                            false),
                     commits.tableState("lw_quiet"))) {
                 List<String> plan = sql.texts(new CompiledSql("EXPLAIN " + state.sql(), state.binds()))
                         .stream().map(row -> row[0]).toList();
@@ -55,11 +56,14 @@ class CommitLogLookupTests extends IntegrationTest {
                 }
             }
             List<String[]> read = sql.texts(commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"),
-                    new CompiledSql("SELECT 1", List.of())));
+                    new CompiledSql("SELECT 1", List.of()), true));
+            assertThat(read.get(0)[0]).isEqualTo(String.valueOf(from + 50000));
             assertThat(read.get(0)[2]).isEqualTo(String.valueOf(from + 50000));
-            assertThat(sql.texts(commits.readAlone(List.of("lw_quiet"), new CompiledSql("SELECT 1", List.of())))
-                    .get(0)[2]).isEqualTo(String.valueOf(from));
-            assertThat(sql.texts(commits.readAlone(List.of("lw_never"), new CompiledSql("SELECT 1", List.of())))
+            List<String[]> current = sql.texts(commits.readAlone(List.of("lw_quiet"),
+                    new CompiledSql("SELECT 1", List.of()), false));
+            assertThat(current.get(0)[0]).isEqualTo("0");
+            assertThat(current.get(0)[2]).isEqualTo(String.valueOf(from));
+            assertThat(sql.texts(commits.readAlone(List.of("lw_never"), new CompiledSql("SELECT 1", List.of()), true))
                     .get(0)[2]).isNull();
             status.setRollbackOnly();
         });
@@ -80,7 +84,7 @@ class CommitLogLookupTests extends IntegrationTest {
             CompiledSql query = new CompiledSql("SELECT * FROM (VALUES (1, 'one'), (2, 'two')) AS t(k, v) WHERE k = "
                     + "CAST(? AS bigint)", List.of(new CompiledSql.TextBind("2")));
             for (List<String> tables : List.of(List.of("pl_one"), List.of("pl_one", "pl_two"))) {
-                CompiledSql read = commits.readAlone(tables, query);
+                CompiledSql read = commits.readAlone(tables, query, tables.size() == 1);
                 assertThat(read.binds()).allMatch(b -> b instanceof CompiledSql.TextBind || b instanceof Long);
                 for (int i = 0; i < 12; i++) {
                     assertThat(sql.texts(read).get(0)[5]).isEqualTo("two");

@@ -47,7 +47,8 @@ class TwoInstanceTests extends IntegrationTest {
     void twoInstancesKeepOrderReadYourWritesAndRepeatableAsOf() throws Exception {
         try (ConfigurableApplicationContext instanceB = startInstanceB()) {
             SqlClient a = sql;
-            SqlClient b = new SqlClient(instanceB.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+            int portB = instanceB.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+            SqlClient b = new SqlClient(portB);
             SqlClient[] instances = {a, b};
             String t = table("replicas");
             String log = table("replicas_log");
@@ -140,10 +141,62 @@ class TwoInstanceTests extends IntegrationTest {
             }
             assertThat(a.rows(asOf)).isEqualTo(pinnedRows);
             assertThat(b.rows(asOf)).isEqualTo(pinnedRows);
+
+            oneKeyReadsReportACommitTheirRowsAreAt(a, b, portB);
         }
     }
 
-    /** Instance B: the whole service again, on another port, on the database instance A uses. */
+    /**
+     * A one-key read of current rows on the primary does not look the latest commit up: it reports the latest
+     * commit its instance knows visible, or the last write of what it read if later. So a commit made through the
+     * other instance to another table is not claimed, a write to the read's own table is, reading AS OF the
+     * reported commit gives the same rows, and a caller who names a later commit (Verso-Min-Commit) is answered at
+     * least at it, as one who names it in atLeastCommit. Read through B, which reads no replica.
+     */
+    private void oneKeyReadsReportACommitTheirRowsAreAt(SqlClient a, SqlClient b, int portB) {
+        String quiet = table("replicas_quiet");
+        String busy = table("replicas_busy");
+        long quietWrite = a.write("CREATE TABLE " + quiet + " (k INT PRIMARY KEY, v INT) VERSIONED; CREATE TABLE "
+                + busy + " (k INT PRIMARY KEY, v INT) VERSIONED; UPSERT INTO " + quiet + " VALUES (1, 10)");
+        String byKey = "SELECT v FROM " + quiet + " WHERE k = ?";
+        b.run(byKey, 1); // instance B learns the catalog A changed
+        long elsewhere = a.write("UPSERT INTO " + busy + " VALUES (1, 1)");
+
+        JsonNode read = b.run(byKey, 1);
+        long reported = Long.parseLong(read.get("readCommit").asString());
+        assertThat(read.at("/results/0/rows/0/0").asInt()).isEqualTo(10);
+        assertThat(reported).as("a commit instance B never saw").isBetween(quietWrite, elsewhere - 1);
+        assertThat(a.rows("SELECT v FROM " + quiet + " AS OF COMMIT ? WHERE k = 1", reported))
+                .containsExactly(List.of("10"));
+
+        JsonNode told = SqlClient.JSON.readTree(io.restassured.RestAssured.given().port(portB)
+                .contentType("application/json").header("Verso-Min-Commit", Long.toString(elsewhere))
+                .body("{\"sql\": \"" + byKey + "\", \"params\": [1]}").post("/v1/sql").asString());
+        assertThat(Long.parseLong(told.get("readCommit").asString())).as(told.toString())
+                .isGreaterThanOrEqualTo(elsewhere);
+
+        // The same over REST, where atLeastCommit asks for a later commit.
+        long elsewhereAgain = a.write("UPSERT INTO " + busy + " VALUES (1, 2)");
+        String row = "/v1/tables/" + quiet + "/row?key=1";
+        JsonNode plain = SqlClient.JSON.readTree(io.restassured.RestAssured.given().port(portB).get(row).asString());
+        assertThat(plain.at("/row/v").asInt()).isEqualTo(10);
+        assertThat(Long.parseLong(plain.get("readCommit").asString())).as(plain.toString())
+                .isBetween(elsewhere, elsewhereAgain - 1);
+        JsonNode atLeast = SqlClient.JSON.readTree(io.restassured.RestAssured.given().port(portB)
+                .get(row + "&atLeastCommit=" + elsewhereAgain).asString());
+        assertThat(Long.parseLong(atLeast.get("readCommit").asString())).as(atLeast.toString())
+                .isGreaterThanOrEqualTo(elsewhereAgain);
+
+        long quietAgain = a.write("UPSERT INTO " + quiet + " VALUES (1, 11)");
+        JsonNode after = b.run(byKey, 1);
+        assertThat(after.at("/results/0/rows/0/0").asInt()).isEqualTo(11);
+        assertThat(Long.parseLong(after.get("readCommit").asString())).isGreaterThanOrEqualTo(quietAgain);
+    }
+
+    /**
+     * Instance B: the whole service again, on another port, on the database instance A uses, reading no replica
+     * (where CI gives the shared context, A, its standby).
+     */
     private ConfigurableApplicationContext startInstanceB() {
         return new SpringApplicationBuilder(VersoApplication.class).run(
                 "--server.port=0",
@@ -151,6 +204,7 @@ class TwoInstanceTests extends IntegrationTest {
                 "--spring.datasource.username=" + environment.getProperty("spring.datasource.username", ""),
                 "--spring.datasource.password=" + environment.getProperty("spring.datasource.password", ""),
                 "--spring.main.register-shutdown-hook=false",
+                "--verso.read-replicas=",
                 "--verso.retention.check-interval=365d");
     }
 }

@@ -3,7 +3,7 @@ package io.verso.api.rest;
 import io.verso.api.CommitHeaders;
 import io.verso.error.ErrorCode;
 import io.verso.error.Problem;
-import io.verso.replica.ClientCommit;
+import io.verso.engine.ClientCommit;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,7 +1,7 @@
 package io.verso.api.rest;
 
 import io.verso.engine.StatementEngine;
-import io.verso.replica.ClientCommit;
+import io.verso.engine.ClientCommit;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
 import io.verso.security.VersoPrincipal;

@@ -1,4 +1,4 @@
-package io.verso.replica;
+package io.verso.engine;
 
 /**
  * The commits of the HTTP request on this thread: the caller's {@code Verso-Min-Commit} (the latest

@@ -1,4 +1,4 @@
-package io.verso.replica;
+package io.verso.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
