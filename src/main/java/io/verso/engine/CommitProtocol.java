@@ -140,9 +140,13 @@ final class CommitProtocol {
     private static final String LAST_WRITE = "SELECT commit_seq FROM verso.commit_tables WHERE table_name = ";
     private static final String LAST_WRITE_ORDER = " ORDER BY table_name DESC, commit_seq DESC LIMIT 1";
 
-    /** What {@link #readAlone} returns first, alone: the state a current read of {@code table} would have. */
-    CompiledSql tableState(String table) {
-        return new SqlBuilder().sql("SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), ")
+    /**
+     * What {@link #readAlone} returns first, alone: the state a current read of {@code table} would have, with
+     * the latest commit ({@code latest}) or 0 in its place.
+     */
+    CompiledSql tableState(String table, boolean latest) {
+        return new SqlBuilder().sql(latest ? "SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), "
+                        : "SELECT CAST(0 AS bigint), ")
                 .sql("(SELECT version FROM verso.catalog_version), ")
                 .sql("coalesce((" + LAST_WRITE).bind(new CompiledSql.TextBind(table))
                 .sql(LAST_WRITE_ORDER + "), 0)").build();

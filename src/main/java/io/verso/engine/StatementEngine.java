@@ -159,15 +159,21 @@ public class StatementEngine {
 
     /**
      * What a current read of {@code table} would be answered at, in one statement and without reading a
-     * row: the latest commit, the catalog version and the latest commit that wrote the table (0 when none),
-     * as a one-statement read returns them with its rows ({@link ExecutionResult#lastChanged}). On the
-     * primary, in a snapshot of its own; the caller checks that its caller may read the table.
+     * row: the commit it would report, the catalog version and the latest commit that wrote the table (0 when
+     * none), as a one-statement read returns them with its rows ({@link ExecutionResult#lastChanged}). On the
+     * primary, in a snapshot of its own; the caller checks that its caller may read the table. The commit is
+     * the one a one-key read reports ({@code runOnce}): no lookup of the latest unless its caller has seen a
+     * later commit than this instance knows ({@code seen}).
      */
-    public TableState tableState(String table) {
+    public TableState tableState(String table, long seen) {
+        long known = visible.get();
+        boolean lookup = known <= 0 || seen > known;
         try {
-            return sql.query(commits.tableState(table), rs -> {
+            return sql.query(commits.tableState(table, lookup), rs -> {
                 rs.next();
-                return new TableState(rs.getLong(1), rs.getLong(2), rs.getLong(3));
+                long lastChanged = rs.getLong(3);
+                return new TableState(lookup ? rs.getLong(1) : Math.max(known, lastChanged), rs.getLong(2),
+                        lastChanged);
             });
         } catch (DataAccessException e) {
             throw PgErrors.translate(e);

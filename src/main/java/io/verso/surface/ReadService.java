@@ -103,16 +103,16 @@ public class ReadService {
 
     /**
      * The state a current read of {@code tableName} would be answered at ({@link StatementEngine#tableState}),
-     * without reading a row; null unless the table's definition is in memory and the caller may read it (a
-     * conditional GET then reads as any other).
+     * without reading a row, for a caller that has seen commit {@code seen} (-1 for none); null unless the
+     * table's definition is in memory and the caller may read it (a conditional GET then reads as any other).
      */
-    public StatementEngine.TableState currentState(String tableName) {
+    public StatementEngine.TableState currentState(String tableName, long seen) {
         Catalog.Snapshot snapshot = catalog.latestSnapshot();
         Optional<TableDef> table = snapshot == null ? null : snapshot.cached(tableName);
         if (table == null || table.isEmpty() || !access.readable(Caller.current(), table.get())) {
             return null;
         }
-        return engine.tableState(table.get().name());
+        return engine.tableState(table.get().name(), seen);
     }
 
     // ---- pages of rows ---------------------------------------------------------------------------

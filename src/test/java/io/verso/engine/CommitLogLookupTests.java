@@ -44,7 +44,7 @@ class CommitLogLookupTests extends IntegrationTest {
             for (CompiledSql state : List.of(commits.readAlone(List.of("lw_quiet"), new CompiledSql("SELECT 1", List.of()), true),
                     commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"), new CompiledSql("SELECT 1", List.of()),
                             false),
-                    commits.tableState("lw_quiet"))) {
+                    commits.tableState("lw_quiet", true), commits.tableState("lw_quiet", false))) {
                 List<String> plan = sql.texts(new CompiledSql("EXPLAIN " + state.sql(), state.binds()))
                         .stream().map(row -> row[0]).toList();
                 assertThat(String.join("\n", plan)).as(state.sql()).contains("commit_tables_by_table");

@@ -151,7 +151,8 @@ class TwoInstanceTests extends IntegrationTest {
      * commit its instance knows visible, or the last write of what it read if later. So a commit made through the
      * other instance to another table is not claimed, a write to the read's own table is, reading AS OF the
      * reported commit gives the same rows, and a caller who names a later commit (Verso-Min-Commit) is answered at
-     * least at it, as one who names it in atLeastCommit. Read through B, which reads no replica.
+     * least at it, as one who names it in atLeastCommit; a conditional GET's 304 likewise. Read through B,
+     * which reads no replica.
      */
     private void oneKeyReadsReportACommitTheirRowsAreAt(SqlClient a, SqlClient b, int portB) {
         String quiet = table("replicas_quiet");
@@ -186,6 +187,18 @@ class TwoInstanceTests extends IntegrationTest {
                 .get(row + "&atLeastCommit=" + elsewhereAgain).asString());
         assertThat(Long.parseLong(atLeast.get("readCommit").asString())).as(atLeast.toString())
                 .isGreaterThanOrEqualTo(elsewhereAgain);
+
+        // A conditional GET of the unchanged row is answered 304 from the same state, without the latest commit.
+        String etag = io.restassured.RestAssured.given().port(portB).get(row).header("ETag");
+        long third = a.write("UPSERT INTO " + busy + " VALUES (1, 3)");
+        io.restassured.response.Response unchanged = io.restassured.RestAssured.given().port(portB)
+                .header("If-None-Match", etag).get(row);
+        assertThat(unchanged.statusCode()).isEqualTo(304);
+        assertThat(Long.parseLong(unchanged.header("Verso-Commit"))).isBetween(elsewhereAgain, third - 1);
+        io.restassured.response.Response toldUnchanged = io.restassured.RestAssured.given().port(portB)
+                .header("If-None-Match", etag).header("Verso-Min-Commit", Long.toString(third)).get(row);
+        assertThat(toldUnchanged.statusCode()).isEqualTo(304);
+        assertThat(Long.parseLong(toldUnchanged.header("Verso-Commit"))).isGreaterThanOrEqualTo(third);
 
         long quietAgain = a.write("UPSERT INTO " + quiet + " VALUES (1, 11)");
         JsonNode after = b.run(byKey, 1);

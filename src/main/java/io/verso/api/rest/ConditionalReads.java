@@ -72,7 +72,7 @@ class ConditionalReads {
                 return;
             }
         } else if (ifNoneMatch != null && ifNoneMatch.contains("W/\"c")) {
-            StatementEngine.TableState state = reads.currentState(table);
+            StatementEngine.TableState state = reads.currentState(table, seen);
             if (state != null && state.latest() >= seen) {
                 String etag = currentTag(state.lastChanged(), state.catalogVersion(), table, key, null, principal);
                 if (matches(ifNoneMatch, etag)) {
