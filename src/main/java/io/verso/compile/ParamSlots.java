@@ -9,8 +9,9 @@ import java.util.List;
  * parameters of later requests (engine.KeptReads). Where a parameter is bound just as it is, the compiler binds a
  * {@link Slot} in its place, which {@link #fill} replaces with the parameter of each request that runs the
  * statement. Any other look at a value ({@link #get}: a LIMIT's count, an AS OF commit, two binds compared) may
- * have shaped the statement, so it marks the statement as one that cannot be kept. A decision on a value's class
- * alone ({@link #isText}, {@link #isString}) is allowed: a kept statement is found by its parameters' classes.
+ * have shaped the statement, so it is recorded: the statement can then be kept only for those values
+ * ({@link #looked}). A decision on a value's class alone ({@link #isText}, {@link #isString}) is allowed: a kept
+ * statement is found by its parameters' classes.
  */
 public final class ParamSlots extends AbstractList<Object> {
 
@@ -19,7 +20,7 @@ public final class ParamSlots extends AbstractList<Object> {
     }
 
     private final List<Object> params;
-    private boolean valueSeen;
+    private final java.util.BitSet valuesSeen = new java.util.BitSet();
 
     public ParamSlots(List<Object> params) {
         this.params = params;
@@ -28,7 +29,7 @@ public final class ParamSlots extends AbstractList<Object> {
     /** A parameter's value, which the statement may then depend on: the statement can no longer be kept. */
     @Override
     public Object get(int index) {
-        valueSeen = true;
+        valuesSeen.set(index);
         return params.get(index);
     }
 
@@ -52,7 +53,15 @@ public final class ParamSlots extends AbstractList<Object> {
 
     /** Whether the compiled statement depends on no parameter's value, only on where each is bound. */
     public boolean keepable() {
-        return !valueSeen;
+        return valuesSeen.isEmpty();
+    }
+
+    /**
+     * The parameters whose values were looked at, in order: the statement is what compiling gives for any
+     * parameters of the same classes that hold these same values at these places (an AS OF commit, a LIMIT).
+     */
+    public int[] looked() {
+        return valuesSeen.stream().toArray();
     }
 
     /**

@@ -19,8 +19,10 @@ import java.util.List;
  * <p>A plan is kept only when nothing in it depends on more than its key here: the statement (its syntax tree),
  * its parameters' classes, the catalog version it was planned under, the caller, and the caller's grants. The
  * statement was compiled with {@link ParamSlots}, so none of its parameters' values shaped it (each is a slot that
- * {@link ParamSlots#fill} fills); it reads current rows of tables only (no AS OF, whose commit the table's history
- * horizon is checked against, no view, no system relation). The read it runs checks in the same statement that
+ * {@link ParamSlots#fill} fills), except those whose values planning looked at (an AS OF commit given as a
+ * parameter, checked against the table's history horizon and bound as the commit it names): the plan is kept for
+ * those values, which are part of its key. It reads current rows or rows AS OF a commit (no view, no system
+ * relation, no history). The read it runs checks in the same statement that
  * the catalog version is still the one it was planned under, as every one-statement read does; grants changed
  * on this instance change that version, and the grants are compared again at every use, so a grant revoked
  * elsewhere stops a kept plan as soon as this instance sees it, as it would stop a new one.
@@ -72,7 +74,16 @@ final class KeptReads {
     private record Kept(Read read, AccessControl.Grants grants) {
     }
 
-    private final Cache<Key, Kept> plans = Caffeine.newBuilder().maximumSize(1_024).build();
+    /** The longest string value a plan is kept for (a plan that looked at a longer one is not kept). */
+    private static final int MAX_KEYED_TEXT = 64;
+
+    /** A plan's shape with the values its planning looked at, each after its parameter's index. */
+    private record Valued(Key shape, List<Object> values) {
+    }
+
+    /** Per shape, the parameters whose values its latest plan looked at (none for most one-key reads). */
+    private final Cache<Key, int[]> looked = Caffeine.newBuilder().maximumSize(1_024).build();
+    private final Cache<Valued, Kept> plans = Caffeine.newBuilder().maximumSize(4_096).build();
     private final AccessControl access;
 
     KeptReads(AccessControl access) {
@@ -81,7 +92,10 @@ final class KeptReads {
 
     /** The kept plan of {@code select} with {@code params}, or null: none, or one the caller's grants no longer match. */
     Read find(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal) {
-        Kept kept = plans.getIfPresent(new Key(select, classes(params), catalogVersion, principal));
+        Key shape = new Key(select, classes(params), catalogVersion, principal);
+        int[] at = looked.getIfPresent(shape);
+        List<Object> values = at == null ? null : values(params, at);
+        Kept kept = values == null ? null : plans.getIfPresent(new Valued(shape, values));
         return kept != null && kept.grants().equals(access.grants(principal)) ? kept.read() : null;
     }
 
@@ -92,13 +106,33 @@ final class KeptReads {
 
     /**
      * Keeps {@code read}, planned under {@code catalogVersion} for {@code principal}, whose grants were
-     * {@code before} when planning began: kept only if they are still those, so the plan's checks saw them.
+     * {@code before} when planning began: kept only if they are still those, so the plan's checks saw them. Its
+     * planning looked at the values of the parameters {@code at} ({@link ParamSlots#looked}): it
+     * is kept for those values, when each is small (a number, a flag, a short string).
      */
     void keep(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal,
-              AccessControl.Grants before, Read read) {
-        if (before.equals(access.grants(principal))) {
-            plans.put(new Key(select, classes(params), catalogVersion, principal), new Kept(read, before));
+              AccessControl.Grants before, Read read, int[] at) {
+        List<Object> values = values(params, at);
+        if (values != null && before.equals(access.grants(principal))) {
+            Key shape = new Key(select, classes(params), catalogVersion, principal);
+            looked.put(shape, at);
+            plans.put(new Valued(shape, values), new Kept(read, before));
         }
+    }
+
+    /** Each of {@code at} with its parameter's value, or null when one is not a small value to key a plan by. */
+    private static List<Object> values(List<Object> params, int[] at) {
+        List<Object> values = new ArrayList<>(2 * at.length);
+        for (int i : at) {
+            Object value = params.get(i);
+            if (!(value == null || value instanceof Number || value instanceof Boolean
+                    || value instanceof String text && text.length() <= MAX_KEYED_TEXT)) {
+                return null;
+            }
+            values.add(i);
+            values.add(value);
+        }
+        return values;
     }
 
     private static List<Class<?>> classes(List<Object> params) {

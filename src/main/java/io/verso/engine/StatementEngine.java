@@ -643,8 +643,9 @@ public class StatementEngine {
                 statement = commits.readAlone(read, statement, true);
             }
             KeptReads.Read read = new KeptReads.Read(bound, statement, alone, currentRows);
-            if (alone && slots.keepable() && current) {
-                keptReads.keep(select, params, assumed.version(), principal, grants, read);
+            if (alone && bound.relations().stream()
+                    .allMatch(r -> r.kind() == RelationKind.CURRENT || r.kind() == RelationKind.AS_OF)) {
+                keptReads.keep(select, params, assumed.version(), principal, grants, read, slots.looked());
             }
             return read;
         }

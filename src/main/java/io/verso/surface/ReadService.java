@@ -53,6 +53,7 @@ public class ReadService {
     private final AccessControl access;
     /** The current-row read of each table, by its definition ({@link #rowRead}). */
     private final ReadShapes<TableDef> currentRows = new ReadShapes<>();
+    private final ReadShapes<TableDef> asOfRows = new ReadShapes<>();
 
     ReadService(Statements statements, Catalog catalog, ReadGate gate, StatementEngine engine, AccessControl access) {
         this.statements = statements;
@@ -87,8 +88,9 @@ public class ReadService {
         Expr where = whereKey(b, table, key);
         Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where,
                 List.of(), null, null, b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
-        if (asOf == null && asOfTime == null) {
-            select = currentRows.of(table, select); // the key's values are all in b.params()
+        if (asOfTime == null) {
+            // The key's values, and the commit read AS OF if any, are all in b.params().
+            select = (asOf == null ? currentRows : asOfRows).of(table, select);
         }
         ExecutionResult result = statements.run(List.of(select), b.params(), "key");
         List<Map<String, Object>> rows = rows(result, 0);

@@ -21,8 +21,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 /**
  * A read compiled with {@link ParamSlots} may be kept and run with other parameters (engine.KeptReads) only if
  * filling its slots gives, for any parameters of the same classes, exactly what compiling with those parameters
- * gives; and a read whose SQL a parameter's value shaped must say it cannot be kept. Checked on every SELECT of the
- * golden files and on reads that bind parameters in every place the compiler has one, with the golden catalog.
+ * gives; and a read whose SQL a parameter's value shaped must say it cannot be kept for any values, and fill alike
+ * for any parameters that hold the values it looked at. Checked on every SELECT of the golden files and on reads that bind parameters in every place the compiler has one, with the golden catalog.
  */
 class ParamSlotsTests {
 
@@ -63,6 +63,7 @@ class ParamSlotsTests {
         List<IntFunction<Object>> other = List.of(i -> 1000 - i, i -> "other " + i, i -> new BigDecimal("-7.25"),
                 i -> JsonNodeFactory.instance.stringNode("o" + i), i -> (long) i << 40);
         int kept = 0;
+        int keptForValues = 0;
         int compared = 0;
         for (String text : reads) {
             for (Statement statement : SqlParser.parse(text).statements()) {
@@ -89,17 +90,29 @@ class ParamSlotsTests {
                         assertThat(SHAPED_BY_A_VALUE).as(text + " is shaped by a value").doesNotContain(text);
                         assertThat(typed(ParamSlots.fill(template, b))).as(text + " with " + b)
                                 .isEqualTo(typed(compiled(select, b)));
+                    } else {
+                        // Kept for the values it looked at: any parameters holding those there fill it alike.
+                        List<Object> c = new ArrayList<>(b);
+                        for (int i : slots.looked()) {
+                            c.set(i, a.get(i));
+                        }
+                        keptForValues++;
+                        assertThat(typed(ParamSlots.fill(template, c))).as(text + " with " + c)
+                                .isEqualTo(typed(compiled(select, c)));
                     }
                 }
             }
         }
         assertThat(compared).as("reads compiled both ways").isGreaterThan(100);
         assertThat(kept).as("reads that could be kept").isGreaterThan(60);
+        assertThat(keptForValues).as("reads kept for the values they looked at").isGreaterThanOrEqualTo(
+                SHAPED_BY_A_VALUE.size());
         for (String text : SHAPED_BY_A_VALUE) {
             Statement.Select select = (Statement.Select) SqlParser.parse(text).statements().get(0);
             ParamSlots slots = new ParamSlots(params(SqlParser.parse(text).parameterCount(), i -> i + 1));
             Planner.read(select, GoldenCompilerTests.PLANNED, new AsOfResolver(slots, 100), slots);
             assertThat(slots.keepable()).as(text).isFalse();
+            assertThat(slots.looked()).as(text).isNotEmpty();
         }
     }
 

@@ -129,6 +129,47 @@ class KeptReadsTests extends IntegrationTest {
         }
     }
 
+    /**
+     * A read AS OF a commit given as a parameter (REST's asOfCommit, GraphQL's) is kept for that commit: each commit
+     * is answered with its own row, a commit not yet made is refused, and a history horizon moved past a commit
+     * refuses it even where a plan was kept for it.
+     */
+    @Test
+    void aReadAsOfACommitIsKeptForThatCommitOnly() throws Exception {
+        String t = table("kept_asof");
+        long[] commits = {
+            sql.write("CREATE TABLE " + t + " (k BIGINT PRIMARY KEY, v TEXT) VERSIONED; UPSERT INTO " + t
+                    + " VALUES (1, 'a'), (2, 'x')"),
+            sql.write("UPSERT INTO " + t + " VALUES (1, 'b')"),
+            sql.write("UPSERT INTO " + t + " VALUES (1, 'c'), (2, 'y')")};
+        String[][] expected = {{"a", "x"}, {"b", "x"}, {"c", "y"}};
+        for (int round = 0; round < 3; round++) {
+            for (int c = 0; c < commits.length; c++) {
+                for (int k = 1; k <= 2; k++) {
+                    JsonNode rest = body(get("/v1/tables/" + t + "/row?key=" + k + "&asOfCommit=" + commits[c], ADMIN),
+                            200);
+                    assertThat(rest.path("row").path("v").asString()).as("REST key %d at %d", k, commits[c])
+                            .isEqualTo(expected[c][k - 1]);
+                    assertThat(rest.path("readCommit").asString()).isEqualTo(String.valueOf(commits[c]));
+                    String graphql = "{\"query\": \"query K($k: BigInt!, $c: CommitSeq) { " + t + "_by_key(k: $k, "
+                            + "asOfCommit: $c) { v } }\", \"variables\": {\"k\": \"" + k + "\", \"c\": \""
+                            + commits[c] + "\"}}";
+                    JsonNode answer = body(post("/graphql", graphql), 200);
+                    assertThat(answer.path("data").path(t + "_by_key").path("v").asString())
+                            .as("GraphQL key %d at %d: %s", k, commits[c], answer).isEqualTo(expected[c][k - 1]);
+                }
+            }
+        }
+        long beyond = sql.latestCommit() + 1000;
+        assertThat(body(get("/v1/tables/" + t + "/row?key=1&asOfCommit=" + beyond, ADMIN), 400).path("code")
+                .asString()).isEqualTo("AS_OF_BEYOND_LATEST");
+        sql.write("DELETE HISTORY FROM " + t + " BEFORE COMMIT " + commits[1]);
+        assertThat(body(get("/v1/tables/" + t + "/row?key=1&asOfCommit=" + commits[0], ADMIN), 400).path("code")
+                .asString()).isEqualTo("AS_OF_BEFORE_HORIZON");
+        assertThat(body(get("/v1/tables/" + t + "/row?key=1&asOfCommit=" + commits[1], ADMIN), 200).path("row")
+                .path("v").asString()).isEqualTo("b");
+    }
+
     private HttpResponse<String> get(String path, String header) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path));
         int colon = header.indexOf(": ");

@@ -146,6 +146,8 @@ final class ReadJobs {
     static final class KeyJob implements Job {
         /** The current read of one key of each table shape (a GraphQL schema's), alone in its request. */
         private static final ReadShapes<TableShape> CURRENT_ROWS = new ReadShapes<>();
+        /** The same AS OF a commit, which is a parameter like the key's values. */
+        private static final ReadShapes<TableShape> AS_OF_ROWS = new ReadShapes<>();
 
         private final RequestState state;
         private final TableShape table;
@@ -182,11 +184,13 @@ final class ReadJobs {
         /**
          * The statements to run when this job is alone in its request, built by {@link #statements} (the by-key
          * read a client sends again and again): a current read's is its table's, the same instance each time (the
-         * key's values are all parameters, numbered from the first). Only alone: an error's origin is then this
-         * job's whatever instance it is found in, where a batch tells its jobs apart by their origins' identity.
+         * key's values are all parameters, numbered from the first), and so is a read AS OF a commit (a parameter
+         * after them). Only alone: an error's origin is then this job's whatever instance it is found in, where a
+         * batch tells its jobs apart by their origins' identity.
          */
         List<Statement> alone(List<Statement> built) {
-            return at == null && asOfTime == null ? List.of(CURRENT_ROWS.of(table, built.get(0))) : built;
+            return asOfTime != null ? built
+                    : List.of((at == null ? CURRENT_ROWS : AS_OF_ROWS).of(table, built.get(0)));
         }
 
         @Override
