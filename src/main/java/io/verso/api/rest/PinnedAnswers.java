@@ -8,6 +8,7 @@ import io.verso.security.AccessControl;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Component;
@@ -27,7 +28,9 @@ import org.springframework.stereotype.Component;
  * Until the listener listens, and whenever it stops, nothing is served from here. A caller that has seen a
  * commit the cache has not yet accounted for (Verso-Min-Commit, atLeastCommit) reads from the database. An
  * answer read while the cache was dropped is not kept ({@link #epoch}), nor one read under an older
- * catalog version than the cache has seen; everything that changes what is kept holds the monitor.
+ * catalog version than the cache has seen. Answers are kept under the shared side of a lock, so readers that
+ * keep what they read (every miss of an AS OF read) do not queue behind each other and Caffeine's upkeep;
+ * everything else that changes what is kept (a drop, a newer catalog version) holds its exclusive side.
  */
 @Component
 class PinnedAnswers implements CommitListener, CommitSignal.Subscriber {
@@ -53,10 +56,12 @@ class PinnedAnswers implements CommitListener, CommitSignal.Subscriber {
     /** Moves before every drop of the whole cache: an answer read across a drop is not kept. */
     private final AtomicLong epoch = new AtomicLong();
     /** The newest catalog version this cache has seen; answers of older versions are not kept. */
-    private long catalogVersion = -1;
+    private volatile long catalogVersion = -1;
     /** Every commit up to this one is accounted for: none of them changed the catalog unseen. */
-    private volatile long accounted;
+    private final AtomicLong accounted = new AtomicLong();
     private volatile boolean listening;
+    /** Shared by {@link #keep}s, held alone by what drops answers or moves the catalog version. */
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
 
     @Autowired
     PinnedAnswers(ReadCacheProperties properties, CommitSignal signal, JdbcTemplate jdbc) {
@@ -81,7 +86,7 @@ class PinnedAnswers implements CommitListener, CommitSignal.Subscriber {
 
     /** The answer kept for {@code key}, or null; null too for a caller that has seen a commit not accounted for. */
     Answer find(Key key, long callerSeen) {
-        if (!listening || callerSeen > accounted) {
+        if (!listening || callerSeen > accounted.get()) {
             return null;
         }
         return answers.getIfPresent(key);
@@ -91,57 +96,89 @@ class PinnedAnswers implements CommitListener, CommitSignal.Subscriber {
      * Keeps {@code answer}, read since {@code epoch} was taken, unless the cache was dropped meanwhile or
      * has seen a newer catalog version; {@code accountedTo} is a commit its snapshot held.
      */
-    synchronized void keep(Key key, Answer answer, long epoch, long accountedTo) {
-        if (!enabled || !listening || this.epoch.get() != epoch || answer.catalogVersion() < catalogVersion) {
+    void keep(Key key, Answer answer, long epoch, long accountedTo) {
+        if (!enabled) {
             return;
         }
         if (answer.catalogVersion() > catalogVersion) {
             // A change this cache has not heard of yet (a grant here, another instance's DDL not yet
-            // signalled): every answer kept so far is of an older version.
-            catalogVersion = answer.catalogVersion();
-            dropAll();
+            // signalled): every answer kept so far is of an older version. Dropped by this read, which is
+            // then kept after its own drop; across any other drop, it is not.
+            long read = epoch;
+            long[] after = {epoch};
+            exclusively(() -> {
+                if (listening && this.epoch.get() == read && answer.catalogVersion() > catalogVersion) {
+                    catalogVersion = answer.catalogVersion();
+                    dropAll();
+                    after[0] = this.epoch.get();
+                }
+            });
+            epoch = after[0];
         }
-        // The snapshot held every commit up to this one under the version this cache knows: none of them
-        // changed the catalog.
-        accounted = Math.max(accounted, accountedTo);
-        answers.put(key, answer);
+        lock.readLock().lock();
+        try {
+            if (!listening || this.epoch.get() != epoch || answer.catalogVersion() != catalogVersion) {
+                return;
+            }
+            // The snapshot held every commit up to this one under the version this cache knows: none of them
+            // changed the catalog.
+            accounted.accumulateAndGet(accountedTo, Math::max);
+            answers.put(key, answer);
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     @Override
     public void committed(long commit, boolean catalogChanged) {
         if (catalogChanged) {
-            dropAll();
+            exclusively(this::dropAll);
         }
     }
 
     @Override
-    public synchronized void listening() {
-        dropAll(); // commits may have gone unheard before
-        catalogVersion = -1;
-        accounted = 0;
-        listening = true;
+    public void listening() {
+        exclusively(() -> {
+            dropAll(); // commits may have gone unheard before
+            catalogVersion = -1;
+            accounted.set(0);
+            listening = true;
+        });
     }
 
     @Override
     public void signalled(long commit) {
         Long version = jdbc.queryForObject("SELECT version FROM verso.catalog_version", Long.class);
-        synchronized (this) {
+        exclusively(() -> {
             if (version == null || version != catalogVersion) {
                 catalogVersion = version == null ? -1 : version;
                 dropAll();
             }
             // The version was read after the notification, so after every commit up to the one signalled.
-            accounted = Math.max(accounted, commit);
-        }
+            accounted.accumulateAndGet(commit, Math::max);
+        });
     }
 
     @Override
-    public synchronized void deaf() {
-        listening = false;
-        dropAll();
+    public void deaf() {
+        exclusively(() -> {
+            listening = false;
+            dropAll();
+        });
     }
 
-    private synchronized void dropAll() {
+    /** Runs {@code change} holding the lock alone: no answer is being kept meanwhile. */
+    private void exclusively(Runnable change) {
+        lock.writeLock().lock();
+        try {
+            change.run();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /** Drops every answer kept; the caller holds the lock alone. */
+    private void dropAll() {
         epoch.incrementAndGet();
         answers.invalidateAll();
     }
