@@ -2,6 +2,7 @@ package io.verso.compile;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -20,7 +21,7 @@ public final class ParamSlots extends AbstractList<Object> {
     }
 
     private final List<Object> params;
-    private final java.util.BitSet valuesSeen = new java.util.BitSet();
+    private final BitSet valuesSeen = new BitSet();
 
     public ParamSlots(List<Object> params) {
         this.params = params;

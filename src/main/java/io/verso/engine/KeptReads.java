@@ -22,10 +22,10 @@ import java.util.List;
  * {@link ParamSlots#fill} fills), except those whose values planning looked at (an AS OF commit given as a
  * parameter, checked against the table's history horizon and bound as the commit it names): the plan is kept for
  * those values, which are part of its key. It reads current rows or rows AS OF a commit (no view, no system
- * relation, no history). The read it runs checks in the same statement that
- * the catalog version is still the one it was planned under, as every one-statement read does; grants changed
- * on this instance change that version, and the grants are compared again at every use, so a grant revoked
- * elsewhere stops a kept plan as soon as this instance sees it, as it would stop a new one.
+ * relation, no history). The read it runs checks in the same statement that the catalog version is still the
+ * one it was planned under, as every one-statement read does; grants changed on this instance change that
+ * version, and the grants are compared again at every use, so a grant revoked elsewhere stops a kept plan as soon
+ * as this instance sees it, as it would stop a new one.
  */
 final class KeptReads {
 
@@ -107,8 +107,8 @@ final class KeptReads {
     /**
      * Keeps {@code read}, planned under {@code catalogVersion} for {@code principal}, whose grants were
      * {@code before} when planning began: kept only if they are still those, so the plan's checks saw them. Its
-     * planning looked at the values of the parameters {@code at} ({@link ParamSlots#looked}): it
-     * is kept for those values, when each is small (a number, a flag, a short string).
+     * planning looked at the values of the parameters {@code at} ({@link ParamSlots#looked}): it is kept for those
+     * values, when each is small (a number, a flag, a short string).
      */
     void keep(Statement.Select select, List<Object> params, long catalogVersion, VersoPrincipal principal,
               AccessControl.Grants before, Read read, int[] at) {
