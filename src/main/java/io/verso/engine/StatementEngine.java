@@ -158,16 +158,26 @@ public class StatementEngine {
     }
 
     /**
+     * The commit a read of current rows on the primary may report instead of looking the latest up (with the last
+     * write of what it reads, if later): the latest this instance knows visible, read before the read's snapshot
+     * is taken. 0, so the read looks the latest up, when no commit is known yet or its caller has seen a later one
+     * ({@code seen}: Verso-Min-Commit, atLeastCommit; -1 for none), whose answer must not report less.
+     */
+    private long knownFor(long seen) {
+        long known = visible.get();
+        return seen <= known ? known : 0;
+    }
+
+    /**
      * What a current read of {@code table} would be answered at, in one statement and without reading a
      * row: the commit it would report, the catalog version and the latest commit that wrote the table (0 when
      * none), as a one-statement read returns them with its rows ({@link ExecutionResult#lastChanged}). On the
      * primary, in a snapshot of its own; the caller checks that its caller may read the table. The commit is
-     * the one a one-key read reports ({@code runOnce}): no lookup of the latest unless its caller has seen a
-     * later commit than this instance knows ({@code seen}).
+     * the one a one-key read reports ({@link #knownFor}).
      */
     public TableState tableState(String table, long seen) {
-        long known = visible.get();
-        boolean lookup = known <= 0 || seen > known;
+        long known = knownFor(seen);
+        boolean lookup = known == 0;
         try {
             return sql.query(commits.tableState(table, lookup), rs -> {
                 rs.next();
@@ -559,11 +569,11 @@ public class StatementEngine {
                 }
             }
             BoundSelect bound = read.bound();
-            long known = read.current() != null && target.primary() ? visible.get() : 0;
-            boolean current = known > 0 && ClientCommit.minCommit() <= known;
+            long known = read.current() != null && target.primary() ? knownFor(ClientCommit.minCommit()) : 0;
+            boolean current = known > 0;
             long[] state = new long[3];
             SqlRunner.RowMapper<Boolean> accept = rs -> {
-                state[0] = rs.getLong(1);
+                state[0] = current ? Math.max(known, rs.getLong(3)) : rs.getLong(1);
                 state[1] = rs.getLong(2);
                 target.snapshot(state[0], state[1]);
                 return state[1] == assumed.version() && bound.relations().stream()
@@ -575,12 +585,6 @@ public class StatementEngine {
                 table = sql.readAlone(assumed.version(), limits.sessionSettings(), statement, limits.timeoutMillis(),
                         budget.rowsLeft(), rs -> {
                             state[2] = rs.getLong(3);
-                            if (current) {
-                                state[0] = Math.max(known, state[2]);
-                                state[1] = rs.getLong(2);
-                                target.snapshot(state[0], state[1]);
-                                return state[1] == assumed.version();
-                            }
                             return accept.map(rs);
                         }, rs -> ResultReader.readFrom(rs, budget, CommitProtocol.READ_ALONE_STATE + 1));
             } else {

@@ -51,7 +51,7 @@ public class ReadService {
 
     private final StatementEngine engine;
     private final AccessControl access;
-    /** The current-row read of each table, by its definition ({@link #rowRead}). */
+    /** The current-row read of each table, by its definition ({@link #rowRead}), and its read AS OF a commit. */
     private final ReadShapes<TableDef> currentRows = new ReadShapes<>();
     private final ReadShapes<TableDef> asOfRows = new ReadShapes<>();
 

@@ -22,7 +22,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * A read compiled with {@link ParamSlots} may be kept and run with other parameters (engine.KeptReads) only if
  * filling its slots gives, for any parameters of the same classes, exactly what compiling with those parameters
  * gives; and a read whose SQL a parameter's value shaped must say it cannot be kept for any values, and fill alike
- * for any parameters that hold the values it looked at. Checked on every SELECT of the golden files and on reads that bind parameters in every place the compiler has one, with the golden catalog.
+ * for any parameters that hold the values it looked at. Checked on every SELECT of the golden files and on reads
+ * that bind parameters in every place the compiler has one, with the golden catalog.
  */
 class ParamSlotsTests {
 

@@ -41,9 +41,9 @@ class CommitLogLookupTests extends IntegrationTest {
             jdbc.execute("ANALYZE verso.commits, verso.commit_tables");
             SqlRunner sql = new SqlRunner(jdbc);
             CommitProtocol commits = new CommitProtocol(sql, null);
-            for (CompiledSql state : List.of(commits.readAlone(List.of("lw_quiet"), new CompiledSql("SELECT 1", List.of()), true),
-                    commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"), new CompiledSql("SELECT 1", List.of()),
-                            false),
+            CompiledSql one = new CompiledSql("SELECT 1", List.of());
+            for (CompiledSql state : List.of(commits.readAlone(List.of("lw_quiet"), one, true),
+                    commits.readAlone(List.of("lw_busy", "lw_quiet", "lw_never"), one, false),
                     commits.tableState("lw_quiet", true), commits.tableState("lw_quiet", false))) {
                 List<String> plan = sql.texts(new CompiledSql("EXPLAIN " + state.sql(), state.binds()))
                         .stream().map(row -> row[0]).toList();

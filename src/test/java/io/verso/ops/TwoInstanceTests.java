@@ -1,7 +1,9 @@
 package io.verso.ops;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.restassured.response.Response;
 import io.verso.VersoApplication;
 import io.verso.support.IntegrationTest;
 import io.verso.support.SqlClient;
@@ -170,8 +172,8 @@ class TwoInstanceTests extends IntegrationTest {
         assertThat(a.rows("SELECT v FROM " + quiet + " AS OF COMMIT ? WHERE k = 1", reported))
                 .containsExactly(List.of("10"));
 
-        JsonNode told = SqlClient.JSON.readTree(io.restassured.RestAssured.given().port(portB)
-                .contentType("application/json").header("Verso-Min-Commit", Long.toString(elsewhere))
+        JsonNode told = SqlClient.JSON.readTree(given().port(portB).contentType("application/json")
+                .header("Verso-Min-Commit", Long.toString(elsewhere))
                 .body("{\"sql\": \"" + byKey + "\", \"params\": [1]}").post("/v1/sql").asString());
         assertThat(Long.parseLong(told.get("readCommit").asString())).as(told.toString())
                 .isGreaterThanOrEqualTo(elsewhere);
@@ -179,24 +181,23 @@ class TwoInstanceTests extends IntegrationTest {
         // The same over REST, where atLeastCommit asks for a later commit.
         long elsewhereAgain = a.write("UPSERT INTO " + busy + " VALUES (1, 2)");
         String row = "/v1/tables/" + quiet + "/row?key=1";
-        JsonNode plain = SqlClient.JSON.readTree(io.restassured.RestAssured.given().port(portB).get(row).asString());
+        JsonNode plain = SqlClient.JSON.readTree(given().port(portB).get(row).asString());
         assertThat(plain.at("/row/v").asInt()).isEqualTo(10);
         assertThat(Long.parseLong(plain.get("readCommit").asString())).as(plain.toString())
                 .isBetween(elsewhere, elsewhereAgain - 1);
-        JsonNode atLeast = SqlClient.JSON.readTree(io.restassured.RestAssured.given().port(portB)
-                .get(row + "&atLeastCommit=" + elsewhereAgain).asString());
+        JsonNode atLeast = SqlClient.JSON.readTree(given().port(portB).get(row + "&atLeastCommit=" + elsewhereAgain)
+                .asString());
         assertThat(Long.parseLong(atLeast.get("readCommit").asString())).as(atLeast.toString())
                 .isGreaterThanOrEqualTo(elsewhereAgain);
 
         // A conditional GET of the unchanged row is answered 304 from the same state, without the latest commit.
-        String etag = io.restassured.RestAssured.given().port(portB).get(row).header("ETag");
+        String etag = given().port(portB).get(row).header("ETag");
         long third = a.write("UPSERT INTO " + busy + " VALUES (1, 3)");
-        io.restassured.response.Response unchanged = io.restassured.RestAssured.given().port(portB)
-                .header("If-None-Match", etag).get(row);
+        Response unchanged = given().port(portB).header("If-None-Match", etag).get(row);
         assertThat(unchanged.statusCode()).isEqualTo(304);
         assertThat(Long.parseLong(unchanged.header("Verso-Commit"))).isBetween(elsewhereAgain, third - 1);
-        io.restassured.response.Response toldUnchanged = io.restassured.RestAssured.given().port(portB)
-                .header("If-None-Match", etag).header("Verso-Min-Commit", Long.toString(third)).get(row);
+        Response toldUnchanged = given().port(portB).header("If-None-Match", etag)
+                .header("Verso-Min-Commit", Long.toString(third)).get(row);
         assertThat(toldUnchanged.statusCode()).isEqualTo(304);
         assertThat(Long.parseLong(toldUnchanged.header("Verso-Commit"))).isGreaterThanOrEqualTo(third);
 

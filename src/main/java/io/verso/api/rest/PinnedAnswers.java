@@ -104,16 +104,16 @@ class PinnedAnswers implements CommitListener, CommitSignal.Subscriber {
             // A change this cache has not heard of yet (a grant here, another instance's DDL not yet
             // signalled): every answer kept so far is of an older version. Dropped by this read, which is
             // then kept after its own drop; across any other drop, it is not.
-            long read = epoch;
-            long[] after = {epoch};
-            exclusively(() -> {
-                if (listening && this.epoch.get() == read && answer.catalogVersion() > catalogVersion) {
+            lock.writeLock().lock();
+            try {
+                if (listening && this.epoch.get() == epoch && answer.catalogVersion() > catalogVersion) {
                     catalogVersion = answer.catalogVersion();
                     dropAll();
-                    after[0] = this.epoch.get();
+                    epoch = this.epoch.get();
                 }
-            });
-            epoch = after[0];
+            } finally {
+                lock.writeLock().unlock();
+            }
         }
         lock.readLock().lock();
         try {
