@@ -2,10 +2,14 @@ package io.verso.analyze;
 
 import io.verso.catalog.ColumnDef;
 import io.verso.sql.ast.Expr;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Recognises a DELETE whose WHERE fixes every key column by equality or IN lists. Such a delete
@@ -80,11 +84,23 @@ public final class KeyPredicate {
     /**
      * Whether the predicate is a conjunction of equalities and IN lists of literals and parameters that
      * covers every key column (other conjuncts may narrow it further; values are not looked at): what admission
-     * calls a one-key statement ({@link Weight}). Flattened without recursion, as chains may be long.
+     * calls a one-key statement ({@link Weight}).
      */
     public static boolean fixesEveryKey(Expr where, List<ColumnDef> keys) {
+        return keyConjuncts(where, keys) != null;
+    }
+
+    /**
+     * The conjuncts of {@code where} that fix a key column by equality or an IN list of literals and parameters,
+     * in order, or null when they do not fix every key column; the others only narrow the rows those select.
+     * Flattened without recursion, as chains may be long.
+     */
+    public static List<Expr> keyConjuncts(Expr where, List<ColumnDef> keys) {
+        if (where == null) {
+            return null;
+        }
         List<Expr> conjuncts = new ArrayList<>();
-        java.util.ArrayDeque<Expr> pending = new java.util.ArrayDeque<>();
+        ArrayDeque<Expr> pending = new ArrayDeque<>();
         pending.push(where);
         while (!pending.isEmpty()) {
             Expr expr = pending.pop();
@@ -95,23 +111,28 @@ public final class KeyPredicate {
                 conjuncts.add(expr);
             }
         }
-        java.util.Map<String, ColumnDef> byName = new java.util.HashMap<>();
+        Map<String, ColumnDef> byName = new HashMap<>();
         keys.forEach(k -> byName.put(k.name(), k));
-        java.util.Set<String> fixed = new java.util.HashSet<>();
+        Set<String> fixed = new HashSet<>();
+        List<Expr> fixing = new ArrayList<>();
         for (Expr conjunct : conjuncts) {
+            String column = null;
             if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ
                     && b.left() instanceof Expr.ColumnRef ref && isConstant(b.right(), byName.get(ref.column().name()))) {
-                fixed.add(ref.column().name());
+                column = ref.column().name();
             } else if (conjunct instanceof Expr.Binary b && b.op() == Expr.BinaryOp.EQ
                     && b.right() instanceof Expr.ColumnRef ref && isConstant(b.left(), byName.get(ref.column().name()))) {
-                fixed.add(ref.column().name());
+                column = ref.column().name();
             } else if (conjunct instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.ColumnRef ref
                     && in.items().stream().allMatch(i -> isConstant(i, byName.get(ref.column().name())))) {
-                fixed.add(ref.column().name());
+                column = ref.column().name();
             }
-            // Any other conjunct only narrows the rows the key columns select.
+            if (column != null && byName.containsKey(column)) {
+                fixed.add(column);
+                fixing.add(conjunct);
+            }
         }
-        return keys.stream().allMatch(k -> fixed.contains(k.name()));
+        return fixed.size() == byName.size() ? fixing : null;
     }
 
     /**

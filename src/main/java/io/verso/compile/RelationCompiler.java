@@ -59,6 +59,27 @@ public final class RelationCompiler {
         b.sql(")");
     }
 
+    /** The column {@link #keysWithLastChange} names each key's last change by. */
+    static final String LAST_CHANGE = "_last_change";
+
+    /**
+     * Every key of a keyed table with the latest commit that changed its current row ({@link #LAST_CHANGE}): the
+     * greatest of its groups' winners' commits, a tombstone's included, so a key deleted since still counts. The key
+     * columns are named as the user's, for a read's own key conditions to select from it.
+     */
+    static void keysWithLastChange(SqlBuilder b, TableDef table) {
+        b.sql("(SELECT greatest(");
+        List<GroupDef> groups = table.groups();
+        for (int i = 0; i < groups.size(); i++) {
+            b.sql(i > 0 ? ", " : "").ident(commitColumn(groups.get(i).id()));
+        }
+        b.sql(") AS ").ident(LAST_CHANGE);
+        for (ColumnDef key : table.keyColumns()) {
+            b.sql(", ").ident(key.physical()).sql(" AS ").ident(key.name());
+        }
+        b.sql(" FROM ").table(table.currentTable()).sql(")");
+    }
+
     /** {@code "_d0" = FALSE OR "_d1" = FALSE ...}: at least one group has a live winner. */
     static void liveFilter(SqlBuilder b, TableDef table, String qualifier) {
         List<GroupDef> groups = table.groups();

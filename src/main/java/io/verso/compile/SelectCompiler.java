@@ -1,7 +1,11 @@
 package io.verso.compile;
 
 import io.verso.analyze.BoundSelect;
+import io.verso.analyze.KeyPredicate;
+import io.verso.analyze.RelationKind;
 import io.verso.analyze.SystemRelation;
+import io.verso.catalog.ColumnDef;
+import io.verso.catalog.TableDef;
 import io.verso.error.ErrorCode;
 import io.verso.error.VersoException;
 import io.verso.sql.ast.Expr;
@@ -41,6 +45,40 @@ public final class SelectCompiler {
      */
     public static ExprCompiler expressions(BoundSelect bound, List<Object> params) {
         return new SelectCompiler(bound, params).exprs;
+    }
+
+    /**
+     * For a read of one keyed table's current rows whose WHERE fixes every key column (a one-key read): a scalar
+     * subquery of the latest commit that changed any key it names, a deleted key's included (NULL when none of
+     * them has a row), selected by the read's own key conditions; else null. The read's rows are the same as of
+     * that commit as at any later one up to its snapshot: engine.StatementEngine may report the read at it, and
+     * the REST row's ETag is made of it.
+     */
+    public static CompiledSql keysLastChanged(BoundSelect bound, List<Object> params) {
+        if (!bound.query().with().isEmpty() || !(bound.query().body() instanceof Query.Block block)
+                || block.from().size() != 1 || !(block.from().get(0) instanceof Query.TableRef ref)
+                || !ref.columnAliases().isEmpty()
+                || !(bound.bindings().get(ref) instanceof BoundSelect.TableRead read)
+                || read.relation().kind() != RelationKind.CURRENT || read.relation().asOf() != null) {
+            return null;
+        }
+        TableDef table = read.relation().table();
+        List<ColumnDef> keys = table.keyColumns();
+        List<Expr> conditions = table.mode().keyed() && !keys.isEmpty()
+                && keys.stream().noneMatch(k -> k.name().equals(RelationCompiler.LAST_CHANGE))
+                ? KeyPredicate.keyConjuncts(block.where(), keys) : null;
+        if (conditions == null) {
+            return null;
+        }
+        SqlBuilder b = new SqlBuilder().sql("(SELECT max(").ident(RelationCompiler.LAST_CHANGE).sql(") FROM ");
+        RelationCompiler.keysWithLastChange(b, table);
+        b.sql(" AS ").ident(ref.visibleName()).sql(" WHERE ");
+        ExprCompiler exprs = new SelectCompiler(bound, params).exprs;
+        for (int i = 0; i < conditions.size(); i++) {
+            b.sql(i > 0 ? " AND " : "");
+            exprs.emit(b, conditions.get(i));
+        }
+        return b.sql(")").build();
     }
 
     /** Emits a read into a statement being built (INSERT ... SELECT). */

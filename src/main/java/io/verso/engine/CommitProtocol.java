@@ -100,34 +100,40 @@ final class CommitProtocol {
     /**
      * {@code query}, a read of current rows or AS OF commits, as one statement that also returns its
      * snapshot's state: the latest commit ({@code latest}; else 0, for a read of current rows whose caller
-     * knows a commit to report), the catalog version, and the latest commit that wrote any of {@code tables}
-     * (null when none did), then a marker (null when the query found no rows: the LEFT JOIN keeps the state's
-     * row) and the query's columns. One statement is one snapshot. Rows come in the query's order only as a
-     * nested loop happens to keep it: the caller runs no query with ORDER BY so.
+     * knows a commit to report), the catalog version, and {@code lastChanged} (a scalar expression: the latest
+     * commit that changed what a read of current rows reads; null for any other read), then a marker (null when
+     * the query found no rows: the LEFT JOIN keeps the state's row) and the query's columns. One statement is one
+     * snapshot. Rows come in the query's order only as a nested loop happens to keep it: the caller runs no query
+     * with ORDER BY so.
      */
-    CompiledSql readAlone(List<String> tables, CompiledSql query, boolean latest) {
-        List<Object> binds = new ArrayList<>(query.binds().size() + tables.size());
-        tables.forEach(t -> binds.add(new CompiledSql.TextBind(t)));
+    CompiledSql readAlone(CompiledSql lastChanged, CompiledSql query, boolean latest) {
+        List<Object> binds = new ArrayList<>(query.binds().size() + 4);
+        if (lastChanged != null) {
+            binds.addAll(lastChanged.binds());
+        }
         binds.addAll(query.binds());
         return new CompiledSql("SELECT s.*, q.* FROM (SELECT "
                 + (latest ? "(SELECT coalesce(max(seq), 0) FROM verso.commits), " : "CAST(0 AS bigint), ")
-                + "(SELECT version FROM verso.catalog_version), " + lastWriteOfAny(tables.size()) + ") AS s "
+                + "(SELECT version FROM verso.catalog_version), "
+                + (lastChanged == null ? "CAST(NULL AS bigint)" : lastChanged.sql()) + ") AS s "
                 + "LEFT JOIN LATERAL (SELECT TRUE, q0.* FROM (" + query.sql() + ") AS q0) AS q ON TRUE", binds);
     }
 
     /**
-     * The latest commit that wrote any of {@code count} tables, one bind each: {@code greatest} of each one's
-     * last write (it skips the nulls of tables never written). Not {@code max} over {@code unnest} of an array:
-     * PostgreSQL estimates an array parameter at ten elements, so the statement's generic plan looked ten times
-     * dearer than any custom one and it planned the statement anew at every read (0.2–0.4 ms of its CPU, ten
+     * The latest commit that wrote any of {@code tables}, one bind each, for {@link #readAlone}: {@code greatest} of
+     * each one's last write (it skips the nulls of tables never written). Not {@code max} over {@code unnest} of an
+     * array: PostgreSQL estimates an array parameter at ten elements, so the statement's generic plan looked ten
+     * times dearer than any custom one and it planned the statement anew at every read (0.2–0.4 ms of its CPU, ten
      * times the read itself); with one subquery a table, the generic plan costs what a custom one does.
      */
-    private static String lastWriteOfAny(int count) {
+    static CompiledSql lastWriteOfAny(List<String> tables) {
         StringJoiner each = new StringJoiner(", ", "greatest(", ")");
-        for (int i = 0; i < count; i++) {
+        List<Object> binds = new ArrayList<>(tables.size());
+        for (String table : tables) {
             each.add("(" + LAST_WRITE + "?" + LAST_WRITE_ORDER + ")");
+            binds.add(new CompiledSql.TextBind(table));
         }
-        return count == 0 ? "CAST(NULL AS bigint)" : each.toString();
+        return new CompiledSql(tables.isEmpty() ? "CAST(NULL AS bigint)" : each.toString(), binds);
     }
 
     /**
@@ -139,18 +145,6 @@ final class CommitProtocol {
      */
     private static final String LAST_WRITE = "SELECT commit_seq FROM verso.commit_tables WHERE table_name = ";
     private static final String LAST_WRITE_ORDER = " ORDER BY table_name DESC, commit_seq DESC LIMIT 1";
-
-    /**
-     * What {@link #readAlone} returns first, alone: the state a current read of {@code table} would have, with
-     * the latest commit ({@code latest}) or 0 in its place.
-     */
-    CompiledSql tableState(String table, boolean latest) {
-        return new SqlBuilder().sql(latest ? "SELECT (SELECT coalesce(max(seq), 0) FROM verso.commits), "
-                        : "SELECT CAST(0 AS bigint), ")
-                .sql("(SELECT version FROM verso.catalog_version), ")
-                .sql("coalesce((" + LAST_WRITE).bind(new CompiledSql.TextBind(table))
-                .sql(LAST_WRITE_ORDER + "), 0)").build();
-    }
 
     /** The columns {@link #readAlone} puts before the query's: the state's three and the marker. */
     static final int READ_ALONE_STATE = 4;

@@ -15,6 +15,7 @@ import io.verso.catalog.ViewDef;
 import io.verso.catalog.Views;
 import io.verso.compile.CompiledSql;
 import io.verso.compile.ParamSlots;
+import io.verso.compile.SelectCompiler;
 import io.verso.compile.SqlBuilder;
 import io.verso.config.VersoProperties;
 import io.verso.derive.DeriveContext;
@@ -159,39 +160,13 @@ public class StatementEngine {
 
     /**
      * The commit a read of current rows on the primary may report instead of looking the latest up (with the last
-     * write of what it reads, if later): the latest this instance knows visible, read before the read's snapshot
+     * change of what it reads, if later): the latest this instance knows visible, read before the read's snapshot
      * is taken. 0, so the read looks the latest up, when no commit is known yet or its caller has seen a later one
      * ({@code seen}: Verso-Min-Commit, atLeastCommit; -1 for none), whose answer must not report less.
      */
     private long knownFor(long seen) {
         long known = visible.get();
         return seen <= known ? known : 0;
-    }
-
-    /**
-     * What a current read of {@code table} would be answered at, in one statement and without reading a
-     * row: the commit it would report, the catalog version and the latest commit that wrote the table (0 when
-     * none), as a one-statement read returns them with its rows ({@link ExecutionResult#lastChanged}). On the
-     * primary, in a snapshot of its own; the caller checks that its caller may read the table. The commit is
-     * the one a one-key read reports ({@link #knownFor}).
-     */
-    public TableState tableState(String table, long seen) {
-        long known = knownFor(seen);
-        boolean lookup = known == 0;
-        try {
-            return sql.query(commits.tableState(table, lookup), rs -> {
-                rs.next();
-                long lastChanged = rs.getLong(3);
-                return new TableState(lookup ? rs.getLong(1) : Math.max(known, lastChanged), rs.getLong(2),
-                        lastChanged);
-            });
-        } catch (DataAccessException e) {
-            throw PgErrors.translate(e);
-        }
-    }
-
-    /** See {@link #tableState}. */
-    public record TableState(long latest, long catalogVersion, long lastChanged) {
     }
 
     /**
@@ -642,9 +617,18 @@ public class StatementEngine {
                     .allMatch(r -> r.kind() == RelationKind.CURRENT && r.asOf() == null);
             CompiledSql currentRows = null;
             if (alone) {
-                List<String> read = bound.relations().stream().map(r -> r.table().name()).distinct().toList();
-                currentRows = current ? commits.readAlone(read, statement, false) : null;
-                statement = commits.readAlone(read, statement, true);
+                // What a read of current rows reports besides its rows: when its keys last changed, else when its
+                // table was last written (no key named, or a table of whole rows).
+                CompiledSql lastChanged = null;
+                if (current) {
+                    lastChanged = SelectCompiler.keysLastChanged(bound, slots);
+                    if (lastChanged == null) {
+                        lastChanged = CommitProtocol.lastWriteOfAny(bound.relations().stream()
+                                .map(r -> r.table().name()).distinct().toList());
+                    }
+                    currentRows = commits.readAlone(lastChanged, statement, false);
+                }
+                statement = commits.readAlone(lastChanged, statement, true);
             }
             KeptReads.Read read = new KeptReads.Read(bound, statement, alone, currentRows);
             if (alone && bound.relations().stream()

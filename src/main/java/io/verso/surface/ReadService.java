@@ -6,13 +6,10 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
-import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.Refusals;
 import io.verso.error.VersoException;
-import io.verso.security.AccessControl;
-import io.verso.security.Caller;
 import io.verso.sql.ast.Expr;
 import io.verso.sql.ast.Pos;
 import io.verso.sql.ast.Statement;
@@ -29,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.springframework.stereotype.Service;
 
 /**
@@ -48,19 +44,14 @@ public class ReadService {
     private final Statements statements;
     private final Catalog catalog;
     private final ReadGate gate;
-
-    private final StatementEngine engine;
-    private final AccessControl access;
     /** The current-row read of each table, by its definition ({@link #rowRead}), and its read AS OF a commit. */
     private final ReadShapes<TableDef> currentRows = new ReadShapes<>();
     private final ReadShapes<TableDef> asOfRows = new ReadShapes<>();
 
-    ReadService(Statements statements, Catalog catalog, ReadGate gate, StatementEngine engine, AccessControl access) {
+    ReadService(Statements statements, Catalog catalog, ReadGate gate) {
         this.statements = statements;
         this.catalog = catalog;
         this.gate = gate;
-        this.engine = engine;
-        this.access = access;
     }
 
     // ---- one row ---------------------------------------------------------------------------------
@@ -74,7 +65,8 @@ public class ReadService {
      *
      * @param fixed          the answer can never change: read AS OF a commit, or a time before the latest commit
      * @param catalogVersion the catalog version the answer was read under, null when not known
-     * @param lastChanged    of a current read, the latest commit that wrote the table; null when not known
+     * @param lastChanged    of a current read, the latest commit that changed the key's row (0 when it has none);
+     *                       null when not known
      */
     public record RowRead(RowResult row, boolean fixed, Long catalogVersion, Long lastChanged) {
     }
@@ -101,20 +93,6 @@ public class ReadService {
         boolean fixed = result.results().get(0) instanceof StatementResult.Rows read && read.fixed();
         return new RowRead(new RowResult(table.name(), Long.toString(servedAt(result, asOf)), rows.get(0)), fixed,
                 result.catalogVersion(), result.lastChanged());
-    }
-
-    /**
-     * The state a current read of {@code tableName} would be answered at ({@link StatementEngine#tableState}),
-     * without reading a row, for a caller that has seen commit {@code seen} (-1 for none); null unless the
-     * table's definition is in memory and the caller may read it (a conditional GET then reads as any other).
-     */
-    public StatementEngine.TableState currentState(String tableName, long seen) {
-        Catalog.Snapshot snapshot = catalog.latestSnapshot();
-        Optional<TableDef> table = snapshot == null ? null : snapshot.cached(tableName);
-        if (table == null || table.isEmpty() || !access.readable(Caller.current(), table.get())) {
-            return null;
-        }
-        return engine.tableState(table.get().name(), seen);
     }
 
     // ---- pages of rows ---------------------------------------------------------------------------

@@ -150,9 +150,9 @@ class TwoInstanceTests extends IntegrationTest {
 
     /**
      * A one-key read of current rows on the primary does not look the latest commit up: it reports the latest
-     * commit its instance knows visible, or the last write of what it read if later. So a commit made through the
-     * other instance to another table is not claimed, a write to the read's own table is, reading AS OF the
-     * reported commit gives the same rows, and a caller who names a later commit (Verso-Min-Commit) is answered at
+     * commit its instance knows visible, or the last change of the keys it read if later. So a commit made through
+     * the other instance to another table or key is not claimed, a write or deletion of the read's own key is,
+     * reading AS OF the reported commit gives the same rows, and a caller who names a later commit (Verso-Min-Commit) is answered at
      * least at it, as one who names it in atLeastCommit; a conditional GET's 304 likewise. Read through B,
      * which reads no replica.
      */
@@ -205,6 +205,20 @@ class TwoInstanceTests extends IntegrationTest {
         JsonNode after = b.run(byKey, 1);
         assertThat(after.at("/results/0/rows/0/0").asInt()).isEqualTo(11);
         assertThat(Long.parseLong(after.get("readCommit").asString())).isGreaterThanOrEqualTo(quietAgain);
+
+        // What counts is the last change of the key read: another key's write is not claimed, a deletion is.
+        long otherKey = a.write("UPSERT INTO " + quiet + " VALUES (2, 20)");
+        JsonNode sameKey = b.run(byKey, 1);
+        assertThat(Long.parseLong(sameKey.get("readCommit").asString())).as(sameKey.toString())
+                .isBetween(quietAgain, otherKey - 1);
+        long deleted = a.write("DELETE FROM " + quiet + " WHERE k = 1");
+        JsonNode gone = b.run(byKey, 1);
+        assertThat(gone.at("/results/0/rows")).isEmpty();
+        long goneAt = Long.parseLong(gone.get("readCommit").asString());
+        assertThat(goneAt).as(gone.toString()).isGreaterThanOrEqualTo(deleted);
+        assertThat(a.rows("SELECT v FROM " + quiet + " AS OF COMMIT ? WHERE k = 1", goneAt)).isEmpty();
+        assertThat(a.rows("SELECT v FROM " + quiet + " AS OF COMMIT ? WHERE k = 1", deleted - 1))
+                .containsExactly(List.of("11"));
     }
 
     /**

@@ -24,9 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
  * HTTP caching of the one-key read (docs/rest.md, "Caching"). An answer pinned to a commit never changes:
  * it carries a strong ETag and {@code Cache-Control: immutable} (private when the caller is authenticated)
  * and is kept in {@link PinnedAnswers}. A current answer carries a weak ETag made of the latest commit that
- * wrote its table and the catalog version, so that a conditional GET of an unchanged row is answered 304
- * after one statement that reads no row. Both ETags hold a digest of what else the answer depends on:
- * the table and key as asked, the AS OF asked, and the caller's roles (a grant moves the catalog version).
+ * changed its key's row and the catalog version, so that a conditional GET of a row unchanged since is
+ * answered 304 however much else of its table was written meanwhile; the row is read (one statement, as any
+ * one-key read) but not rendered. Both ETags hold a digest of what else the answer depends on: the table and
+ * key as asked, the AS OF asked, and the caller's roles (a grant moves the catalog version).
  */
 @Component
 class ConditionalReads {
@@ -71,36 +72,28 @@ class ConditionalReads {
                 send(response, principal, kept.etag(), PINNED, ifNoneMatch, kept.body());
                 return;
             }
-        } else if (ifNoneMatch != null && ifNoneMatch.contains("W/\"c")) {
-            StatementEngine.TableState state = reads.currentState(table, seen);
-            if (state != null && state.latest() >= seen) {
-                String etag = currentTag(state.lastChanged(), state.catalogVersion(), table, key, null, principal);
-                if (matches(ifNoneMatch, etag)) {
-                    ClientCommit.seen(state.latest());
-                    send(response, principal, etag, CURRENT, ifNoneMatch, null);
-                    return;
-                }
-            }
         }
         long epoch = pinned.epoch();
         RowRead read = reads.rowRead(table, key, asOfCommit, asOfTime, atLeastCommit);
-        byte[] body = json.writeValueAsBytes(read.row());
         long commit = Long.parseLong(read.row().readCommit());
-        String etag = null;
-        String cacheControl = null;
         if (read.fixed() && read.catalogVersion() != null) {
-            etag = "\"p" + commit + "." + read.catalogVersion() + "." + digest(table, key, asOfCommit, asOfTime,
+            String etag = "\"p" + commit + "." + read.catalogVersion() + "." + digest(table, key, asOfCommit, asOfTime,
                     principal) + "\"";
-            cacheControl = PINNED;
+            byte[] body = json.writeValueAsBytes(read.row());
             if (asOf) {
                 pinned.keep(cacheKey, new PinnedAnswers.Answer(body, etag, commit, read.catalogVersion(),
                         ClientCommit.seen()), epoch, commit);
             }
+            send(response, principal, etag, PINNED, ifNoneMatch, body);
         } else if (!asOf && read.lastChanged() != null && read.catalogVersion() != null) {
-            etag = currentTag(read.lastChanged(), read.catalogVersion(), table, key, null, principal);
-            cacheControl = CURRENT;
+            String etag = "W/\"c" + read.lastChanged() + "." + read.catalogVersion() + "."
+                    + digest(table, key, null, null, principal) + "\"";
+            // Unchanged since the caller's copy: the row is not rendered.
+            boolean unchanged = ifNoneMatch != null && matches(ifNoneMatch, etag);
+            send(response, principal, etag, CURRENT, ifNoneMatch, unchanged ? null : json.writeValueAsBytes(read.row()));
+        } else {
+            send(response, principal, null, null, ifNoneMatch, json.writeValueAsBytes(read.row()));
         }
-        send(response, principal, etag, cacheControl, ifNoneMatch, body);
     }
 
     /**
@@ -139,11 +132,6 @@ class ConditionalReads {
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
-    }
-
-    private static String currentTag(long lastChanged, long catalogVersion, String table, List<String> key,
-                                     String asOf, VersoPrincipal principal) {
-        return "W/\"c" + lastChanged + "." + catalogVersion + "." + digest(table, key, asOf, null, principal) + "\"";
     }
 
     /** If-None-Match's weak comparison (RFC 9110 13.1.2): any listed tag, or *, equal to {@code etag} but for W/. */

@@ -21,7 +21,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * HTTP caching of one-key reads (docs/rest.md, "Caching"), over real HTTP: an answer pinned to a commit is
  * immutable, kept in the cache of pinned answers, and 304 on a conditional GET; a current answer is 304 while
- * its table and the catalog are unchanged. Above all the cache is never stale: an ERASE or DELETE HISTORY
+ * its key's row and the catalog are unchanged. Above all the cache is never stale: an ERASE or DELETE HISTORY
  * shows at once in the same AS OF read, a revoked grant is not served, and one role's answer never reaches
  * another.
  */
@@ -217,7 +217,7 @@ class ReadCachingTests extends IntegrationTest {
     }
 
     @Test
-    void aCurrentReadIs304UntilItsTableOrTheCatalogChanges() throws Exception {
+    void aCurrentReadIs304UntilItsRowOrTheCatalogChanges() throws Exception {
         String t = table("cache_current");
         String elsewhere = table("cache_elsewhere");
         sql.run("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY, v TEXT); CREATE TABLE " + elsewhere
@@ -247,7 +247,7 @@ class ReadCachingTests extends IntegrationTest {
         HttpResponse<String> altered = get(url, ADMIN, next);
         assertThat(altered.statusCode()).as("a DDL changes the answer").isEqualTo(200);
         assertThat(altered.body()).contains("\"w\":\"new\"");
-        // The first read after a catalog change takes the long way, which knows no table's last write: no ETag.
+        // The first read after a catalog change takes the long way, which knows no key's last change: no ETag.
         HttpResponse<String> tagged = get(url, ADMIN, null);
         assertThat(get(url, ADMIN, tagged.headers().firstValue("ETag").orElseThrow()).statusCode()).isEqualTo(304);
         // Another caller's ETag for the same row is its own.
@@ -257,6 +257,39 @@ class ReadCachingTests extends IntegrationTest {
         HttpResponse<String> theirs = get(url, reader, tagged.headers().firstValue("ETag").orElseThrow());
         assertThat(theirs.statusCode()).isEqualTo(200);
         assertThat(theirs.headers().firstValue("ETag")).isNotEqualTo(tagged.headers().firstValue("ETag"));
+    }
+
+    /**
+     * A current row's ETag follows its key, not its table: writes of other keys, and versions of this key that lose
+     * to its winner, leave it 304; a winner in any of its attribute groups, or its deletion, does not.
+     */
+    @Test
+    void aCurrentReadIs304WhileItsKeyIsUnchangedHoweverMuchElseOfItsTableIsWritten() throws Exception {
+        String t = table("cache_keys");
+        sql.run("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY, v TEXT, ix BIGINT, note TEXT, seq BIGINT,"
+                + " ATTRIBUTE GROUP notes (note, seq) VALID BY (seq)) VERSIONED VALID BY (ix)");
+        commit("UPSERT INTO " + t + " VALUES (1, 'a', 10, 'n', 1), (2, 'b', 10, 'm', 1)");
+        String url = "/v1/tables/" + t + "/row?key=1";
+        get(url, ADMIN, null); // the first read after a catalog change takes the long way: no ETag
+        String etag = get(url, ADMIN, null).headers().firstValue("ETag").orElseThrow();
+
+        commit("UPSERT INTO " + t + " VALUES (2, 'b2', 11, 'm2', 2)");
+        commit("UPSERT INTO " + t + " VALUES (1, 'late', 9, 'late', 0)");
+        HttpResponse<String> unchanged = get(url, ADMIN, etag);
+        assertThat(unchanged.statusCode()).as("another key's write, and this key's losing versions").isEqualTo(304);
+        assertThat(unchanged.body()).isEmpty();
+        assertThat(get("/v1/tables/" + t + "/row?key=2", ADMIN, etag).statusCode()).as("another key's ETag")
+                .isEqualTo(200);
+
+        commit("UPSERT INTO " + t + " (id, note, seq) VALUES (1, 'n2', 2)");
+        HttpResponse<String> noted = get(url, ADMIN, etag);
+        assertThat(noted.statusCode()).as("a winner in the other group").isEqualTo(200);
+        assertThat(noted.body()).contains("\"note\":\"n2\"", "\"v\":\"a\"");
+        String next = noted.headers().firstValue("ETag").orElseThrow();
+        assertThat(get(url, ADMIN, next).statusCode()).isEqualTo(304);
+
+        commit("DELETE FROM " + t + " WHERE id = 1 AT (ix = 20, seq = 3)");
+        assertThat(get(url, ADMIN, next).statusCode()).as("deleted").isEqualTo(404);
     }
 
     private PinnedAnswers.Key keyOf(String table, String asOfCommit) {
