@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.LongAdder;
  * same clients and keys, PostgreSQL direct (a prepared statement on a plain table), Verso's current read,
  * the same read through GraphQL ({@code <table>_by_key}), its repeated AS OF read of hot keys (answered from the
  * cache of pinned answers) and a conditional GET of
- * an unchanged current row (304 after one statement that reads no row). Each scenario runs for a fixed
+ * an unchanged current row (304 without rendering it), alone and while other keys of its table are written. Each scenario runs for a fixed
  * time per round, rounds interleaved; reported are reads/s, the ratio to PostgreSQL direct in the same
  * round, and the CPU the service and PostgreSQL's processes spent per read (from /proc; PostgreSQL's
  * includes whatever else the machine's cluster ran meanwhile, so it is an upper bound).
@@ -37,6 +37,9 @@ public final class CacheBench {
     private static final String GRAPHQL = "Verso POST /graphql " + TABLE + "_by_key, current";
     private static final String CACHED = "Verso GET …/row?asOfCommit, repeated (hot keys)";
     private static final String GRAPHQL_VARIABLES = "Verso POST /graphql " + TABLE + "_by_key, current, key as a variable";
+    private static final int WRITES_PER_SECOND = 50;
+    private static final String WRITTEN = "Verso GET …/row, If-None-Match, other keys written (" + WRITES_PER_SECOND
+            + " rows/s)";
 
     private final String base;
     private final String pgUrl;
@@ -55,6 +58,9 @@ public final class CacheBench {
     private JitWarmUp.Result warmUp;
     private long asOf;
     private String[] etags;
+
+    /** Per round, the share of {@link #WRITTEN}'s reads answered 304. */
+    private final List<Double> shareNotModified = new ArrayList<>();
 
     /** The service's {@code java -version} first line ({@code --java}, from cache.sh), for the report. */
     private final String serviceJava;
@@ -111,9 +117,63 @@ public final class CacheBench {
             if (conditional) {
                 measure(samples, "Verso GET …/row, If-None-Match (304)", hot,
                         k -> ok(http.get(rowPath(k, null), "If-None-Match: " + etags[k] + "\r\n"), 304));
+                measureWhileWritten(samples);
             }
         }
         return report(samples);
+    }
+
+    /**
+     * The conditional GET of hot keys while a writer upserts other keys of the table (a row a second, one request
+     * each, {@link #WRITES_PER_SECOND}): the share answered 304, for {@link #report}. A client that holds a row
+     * unchanged since its copy is the one conditional GETs are for; every write to the table moved an ETag made of
+     * the table's last write.
+     */
+    private void measureWhileWritten(Map<String, List<Sample>> samples) throws Exception {
+        LongAdder notModified = new LongAdder();
+        LongAdder all = new LongAdder();
+        VersoClient writes = new VersoClient(base);
+        long[] written = new long[1];
+        Exception[] failed = new Exception[1];
+        Thread writer = new Thread(() -> {
+            long period = 1_000_000_000L / WRITES_PER_SECOND;
+            for (long next = System.nanoTime(); !Thread.currentThread().isInterrupted(); next += period) {
+                int key = hot + ThreadLocalRandom.current().nextInt(keys - hot);
+                try {
+                    writes.sql("UPSERT INTO " + TABLE + " VALUES (" + key + ", 'rewritten " + next + "')", "");
+                    written[0]++;
+                    long wait = next + period - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (Exception e) {
+                    failed[0] = e;
+                    return;
+                }
+            }
+        });
+        writer.start();
+        try {
+            measure(samples, WRITTEN, hot, k -> {
+                int status = http.get(rowPath(k, null), "If-None-Match: " + etags[k] + "\r\n").status();
+                if (status != 304 && status != 200) {
+                    throw new IllegalStateException("status " + status + ", expected 304 or 200");
+                }
+                all.increment();
+                if (status == 304) {
+                    notModified.increment();
+                }
+            });
+        } finally {
+            writer.interrupt();
+            writer.join();
+        }
+        if (failed[0] != null || written[0] == 0) {
+            throw new IllegalStateException("the writer wrote " + written[0] + " rows", failed[0]);
+        }
+        shareNotModified.add(notModified.sum() / (double) all.sum());
     }
 
     private void setUp() throws Exception {
@@ -333,6 +393,11 @@ public final class CacheBench {
                     range(s, Sample::p50Ms, "%.3f"), range(s, Sample::p99Ms, "%.3f")));
         }
         List<Sample> rest = samples.get(REST);
+        if (!shareNotModified.isEmpty()) {
+            md.append(String.format(Locale.ROOT, "%n%s: %.0f–%.0f%% of reads answered 304 (the hot keys are never "
+                    + "written; the rest 200).%n", WRITTEN, 100 * shareNotModified.stream().mapToDouble(d -> d).min()
+                    .orElseThrow(), 100 * shareNotModified.stream().mapToDouble(d -> d).max().orElseThrow()));
+        }
         md.append('\n');
         targets(md, samples);
         md.append('\n');
