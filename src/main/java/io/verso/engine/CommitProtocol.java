@@ -120,6 +120,15 @@ final class CommitProtocol {
     }
 
     /**
+     * What {@link #readAlone} of a read of current rows returns first, without its query: 0, the catalog version
+     * and {@code lastChanged}.
+     */
+    CompiledSql stateAlone(CompiledSql lastChanged) {
+        return new CompiledSql("SELECT CAST(0 AS bigint), (SELECT version FROM verso.catalog_version), "
+                + lastChanged.sql(), lastChanged.binds());
+    }
+
+    /**
      * The latest commit that wrote any of {@code tables}, one bind each, for {@link #readAlone}: {@code greatest} of
      * each one's last write (it skips the nulls of tables never written). Not {@code max} over {@code unnest} of an
      * array: PostgreSQL estimates an array parameter at ten elements, so the statement's generic plan looked ten

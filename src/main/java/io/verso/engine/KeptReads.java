@@ -65,9 +65,11 @@ final class KeptReads {
      * A planned one-statement read: {@code statement}, with parameter slots, is what runs, its slots filled
      * ({@link ParamSlots#fill}); {@code alone}: a one-key read run with its state, not the batch of BEGIN, state,
      * query and COMMIT; {@code current}, for a one-key read of current rows only, the same statement without the
-     * lookup of the latest commit (0 in its place), else null.
+     * lookup of the latest commit (0 in its place), else null; {@code state}, for a one-key read of current rows
+     * that names its keys, the state {@code current} returns without the query (its catalog version and its keys'
+     * last change: what a conditional GET compares), else null.
      */
-    record Read(BoundSelect bound, CompiledSql statement, boolean alone, CompiledSql current) {
+    record Read(BoundSelect bound, CompiledSql statement, boolean alone, CompiledSql current, CompiledSql state) {
     }
 
     /** A kept read with the caller's grants it was planned with. */

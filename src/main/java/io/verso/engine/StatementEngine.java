@@ -170,6 +170,37 @@ public class StatementEngine {
     }
 
     /**
+     * The state a one-key read of current rows would be answered at, without reading its rows: the commit it would
+     * report ({@link #knownFor}), the catalog version and its keys' last change ({@link ExecutionResult#lastChanged}),
+     * from the plan an earlier read of the same shape kept for this caller ({@link KeptReads}, which checks the
+     * caller's grants). On the primary, in a snapshot of its own. Null when no such plan is kept, the caller has seen
+     * ({@code seen}: Verso-Min-Commit, atLeastCommit; -1 for none) a later commit than this instance knows, or the
+     * catalog moved: the read itself then answers.
+     */
+    public KeyState keyState(Statement.Select select, List<Object> params, long seen) {
+        Catalog.Snapshot assumed = catalog.latestSnapshot();
+        long known = knownFor(seen);
+        KeptReads.Read read = assumed == null || known == 0 ? null
+                : keptReads.find(select, params, assumed.version(), Caller.current());
+        if (read == null || read.state() == null) {
+            return null;
+        }
+        try {
+            KeyState state = sql.query(ParamSlots.fill(read.state(), params), rs -> {
+                rs.next();
+                return new KeyState(Math.max(known, rs.getLong(3)), rs.getLong(2), rs.getLong(3));
+            });
+            return state.catalogVersion() == assumed.version() ? state : null;
+        } catch (DataAccessException e) {
+            throw PgErrors.translate(e);
+        }
+    }
+
+    /** See {@link #keyState}. */
+    public record KeyState(long readCommit, long catalogVersion, long lastChanged) {
+    }
+
+    /**
      * Whether the statements are light for admission ({@link Weight}: one-key reads, small writes, look-ups),
      * judged on the table definitions this instance already holds: no database round trip.
      */
@@ -574,8 +605,9 @@ public class StatementEngine {
             asOf = new AsOfResolver(params, state[0]);
             boolean pinned = bound.relations().stream().anyMatch(StatementEngine::atFixedCommit);
             boolean fixed = bound.relations().stream().allMatch(StatementEngine::atFixedCommit);
+            Long lastChanged = read.current() != null ? state[2] : null;
             return new ExecutionResult(null, state[0], List.of(new StatementResult.Rows("SELECT", table.columns(),
-                    table.rows(), readAt(bound), pinned, fixed)), pinned, state[1], read.alone() ? state[2] : null);
+                    table.rows(), readAt(bound), pinned, fixed)), pinned, state[1], lastChanged);
         }
 
         /**
@@ -616,12 +648,14 @@ public class StatementEngine {
             boolean current = bound.relations().stream()
                     .allMatch(r -> r.kind() == RelationKind.CURRENT && r.asOf() == null);
             CompiledSql currentRows = null;
+            CompiledSql state = null;
             if (alone) {
                 // What a read of current rows reports besides its rows: when its keys last changed, else when its
                 // table was last written (no key named, or a table of whole rows).
                 CompiledSql lastChanged = null;
                 if (current) {
                     lastChanged = SelectCompiler.keysLastChanged(bound, slots);
+                    state = lastChanged == null ? null : commits.stateAlone(lastChanged);
                     if (lastChanged == null) {
                         lastChanged = CommitProtocol.lastWriteOfAny(bound.relations().stream()
                                 .map(r -> r.table().name()).distinct().toList());
@@ -630,7 +664,7 @@ public class StatementEngine {
                 }
                 statement = commits.readAlone(lastChanged, statement, true);
             }
-            KeptReads.Read read = new KeptReads.Read(bound, statement, alone, currentRows);
+            KeptReads.Read read = new KeptReads.Read(bound, statement, alone, currentRows, state);
             if (alone && bound.relations().stream()
                     .allMatch(r -> r.kind() == RelationKind.CURRENT || r.kind() == RelationKind.AS_OF)) {
                 keptReads.keep(select, params, assumed.version(), principal, grants, read, slots.looked());

@@ -6,6 +6,7 @@ import io.verso.catalog.GroupDef;
 import io.verso.catalog.TableDef;
 import io.verso.catalog.TableMode;
 import io.verso.engine.ExecutionResult;
+import io.verso.engine.StatementEngine;
 import io.verso.engine.StatementResult;
 import io.verso.error.ErrorCode;
 import io.verso.error.Refusals;
@@ -44,14 +45,16 @@ public class ReadService {
     private final Statements statements;
     private final Catalog catalog;
     private final ReadGate gate;
+    private final StatementEngine engine;
     /** The current-row read of each table, by its definition ({@link #rowRead}), and its read AS OF a commit. */
     private final ReadShapes<TableDef> currentRows = new ReadShapes<>();
     private final ReadShapes<TableDef> asOfRows = new ReadShapes<>();
 
-    ReadService(Statements statements, Catalog catalog, ReadGate gate) {
+    ReadService(Statements statements, Catalog catalog, ReadGate gate, StatementEngine engine) {
         this.statements = statements;
         this.catalog = catalog;
         this.gate = gate;
+        this.engine = engine;
     }
 
     // ---- one row ---------------------------------------------------------------------------------
@@ -77,13 +80,7 @@ public class ReadService {
         gate.awaitCommit(Commits.parse(atLeastText, "atLeastCommit"));
         TableDef table = keyedTable(tableName);
         ReadBuilder b = new ReadBuilder();
-        Expr where = whereKey(b, table, key);
-        Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where,
-                List.of(), null, null, b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
-        if (asOfTime == null) {
-            // The key's values, and the commit read AS OF if any, are all in b.params().
-            select = (asOf == null ? currentRows : asOfRows).of(table, select);
-        }
+        Statement select = rowSelect(b, table, key, asOf, asOfTime);
         ExecutionResult result = statements.run(List.of(select), b.params(), "key");
         List<Map<String, Object>> rows = rows(result, 0);
         if (rows.isEmpty()) {
@@ -93,6 +90,31 @@ public class ReadService {
         boolean fixed = result.results().get(0) instanceof StatementResult.Rows read && read.fixed();
         return new RowRead(new RowResult(table.name(), Long.toString(servedAt(result, asOf)), rows.get(0)), fixed,
                 result.catalogVersion(), result.lastChanged());
+    }
+
+    /**
+     * The state a read of one current row by key would be answered at ({@link StatementEngine#keyState}), without
+     * reading the row, for a caller that has seen commit {@code seen} (-1 for none); null when it cannot be had so:
+     * the read then answers, with its own errors.
+     */
+    public StatementEngine.KeyState rowState(String tableName, List<String> key, long seen) {
+        try {
+            TableDef table = keyedTable(tableName);
+            ReadBuilder b = new ReadBuilder();
+            Statement select = rowSelect(b, table, key, null, null);
+            return select instanceof Statement.Select read ? engine.keyState(read, b.params(), seen) : null;
+        } catch (VersoException e) {
+            return null;
+        }
+    }
+
+    /** The read of one row by key, its values parameters of {@code b}: the one statement of its shape. */
+    private Statement rowSelect(ReadBuilder b, TableDef table, List<String> key, Long asOf, String asOfTime) {
+        Expr where = whereKey(b, table, key);
+        Statement select = ReadBuilder.select(List.of(), table.name(), ReadBuilder.Source.ROWS, TABLE, where,
+                List.of(), null, null, b.asOf(asOf, asOfTime, AS_OF, AS_OF_TIME), TABLE);
+        // The key's values, and the commit read AS OF if any, are all in b.params().
+        return asOfTime != null ? select : (asOf == null ? currentRows : asOfRows).of(table, select);
     }
 
     // ---- pages of rows ---------------------------------------------------------------------------

@@ -24,11 +24,11 @@ import java.util.concurrent.atomic.LongAdder;
  * One-key reads and HTTP caching side by side (bench/cache.sh, docs/benchmark.md "Cached reads"): with the
  * same clients and keys, PostgreSQL direct (a prepared statement on a plain table), Verso's current read,
  * the same read through GraphQL ({@code <table>_by_key}), its repeated AS OF read of hot keys (answered from the
- * cache of pinned answers) and a conditional GET of
- * an unchanged current row (304 without rendering it), alone and while other keys of its table are written. Each scenario runs for a fixed
- * time per round, rounds interleaved; reported are reads/s, the ratio to PostgreSQL direct in the same
- * round, and the CPU the service and PostgreSQL's processes spent per read (from /proc; PostgreSQL's
- * includes whatever else the machine's cluster ran meanwhile, so it is an upper bound).
+ * cache of pinned answers) and a conditional GET of an unchanged current row (304 without rendering it), alone
+ * and while other keys of its table are written. Each scenario runs for a fixed time per round, rounds
+ * interleaved; reported are reads/s, the ratio to PostgreSQL direct in the same round, and the CPU the service
+ * and PostgreSQL's processes spent per read (from /proc; PostgreSQL's includes whatever else the machine's
+ * cluster ran meanwhile, so it is an upper bound).
  */
 public final class CacheBench {
 
@@ -135,9 +135,11 @@ public final class CacheBench {
         VersoClient writes = new VersoClient(base);
         long[] written = new long[1];
         Exception[] failed = new Exception[1];
+        // Stopped by a flag, not an interrupt: a write interrupted in flight may still commit after the ETags below.
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         Thread writer = new Thread(() -> {
             long period = 1_000_000_000L / WRITES_PER_SECOND;
-            for (long next = System.nanoTime(); !Thread.currentThread().isInterrupted(); next += period) {
+            for (long next = System.nanoTime(); !stop.get(); next += period) {
                 int key = hot + ThreadLocalRandom.current().nextInt(keys - hot);
                 try {
                     writes.sql("UPSERT INTO " + TABLE + " VALUES (" + key + ", 'rewritten " + next + "')", "");
@@ -167,13 +169,14 @@ public final class CacheBench {
                 }
             });
         } finally {
-            writer.interrupt();
+            stop.set(true);
             writer.join();
         }
         if (failed[0] != null || written[0] == 0) {
             throw new IllegalStateException("the writer wrote " + written[0] + " rows", failed[0]);
         }
         shareNotModified.add(notModified.sum() / (double) all.sum());
+        fetchEtags();
     }
 
     private void setUp() throws Exception {
@@ -200,19 +203,7 @@ public final class CacheBench {
                     + (keys - 1) + ") AS k");
             s.execute("ANALYZE " + TABLE);
         }
-        // The hot keys' current ETags (a second read: the first after the CREATE reads the long way).
-        HttpClient client = HttpClient.newHttpClient();
-        etags = new String[hot];
-        for (int k = 0; k < hot && conditional; k++) {
-            for (int attempt = 0; attempt < 2 && etags[k] == null; attempt++) {
-                HttpResponse<Void> r = client.send(VersoClient.request(URI.create(base + rowPath(k, null))).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                etags[k] = r.headers().firstValue("ETag").orElse(null);
-            }
-            if (etags[k] == null) {
-                throw new IllegalStateException("no ETag on the current read of key " + k);
-            }
-        }
+        fetchEtags();
         // Warm-up: every scenario a while, the cache filled with the hot keys, until the service's JIT settles.
         Map<String, List<Sample>> ignored = new LinkedHashMap<>();
         measure(ignored, "warm-up", keys, directRead());
@@ -229,6 +220,25 @@ public final class CacheBench {
                         + "\r\n"), 304));
             }
         }, 1);
+    }
+
+    /**
+     * The hot keys' current ETags (a second read: the first after the CREATE reads the long way). Again after the
+     * table was written: a client's copy is the one its last 200 gave it.
+     */
+    private void fetchEtags() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        etags = new String[hot];
+        for (int k = 0; k < hot && conditional; k++) {
+            for (int attempt = 0; attempt < 2 && etags[k] == null; attempt++) {
+                HttpResponse<Void> r = client.send(VersoClient.request(URI.create(base + rowPath(k, null))).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                etags[k] = r.headers().firstValue("ETag").orElse(null);
+            }
+            if (etags[k] == null) {
+                throw new IllegalStateException("no ETag on the current read of key " + k);
+            }
+        }
     }
 
     private Read directRead() {
@@ -313,7 +323,7 @@ public final class CacheBench {
             t.join();
         }
         if (failure[0] != null) {
-            throw new IllegalStateException(name + " failed", failure[0]);
+            throw new IllegalStateException(name + " failed, after " + done.sum() + " reads", failure[0]);
         }
         double wall = (System.nanoTime() - started) / 1e9;
         long reads = done.sum();

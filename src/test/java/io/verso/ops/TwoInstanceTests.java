@@ -152,9 +152,9 @@ class TwoInstanceTests extends IntegrationTest {
      * A one-key read of current rows on the primary does not look the latest commit up: it reports the latest
      * commit its instance knows visible, or the last change of the keys it read if later. So a commit made through
      * the other instance to another table or key is not claimed, a write or deletion of the read's own key is,
-     * reading AS OF the reported commit gives the same rows, and a caller who names a later commit (Verso-Min-Commit) is answered at
-     * least at it, as one who names it in atLeastCommit; a conditional GET's 304 likewise. Read through B,
-     * which reads no replica.
+     * reading AS OF the reported commit gives the same rows, and a caller who names a later commit
+     * (Verso-Min-Commit) is answered at least at it, as one who names it in atLeastCommit; a conditional GET's 304
+     * likewise. Read through B, which reads no replica.
      */
     private void oneKeyReadsReportACommitTheirRowsAreAt(SqlClient a, SqlClient b, int portB) {
         String quiet = table("replicas_quiet");

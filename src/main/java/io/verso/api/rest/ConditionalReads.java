@@ -1,7 +1,7 @@
 package io.verso.api.rest;
 
-import io.verso.engine.StatementEngine;
 import io.verso.engine.ClientCommit;
+import io.verso.engine.StatementEngine;
 import io.verso.security.AccessControl;
 import io.verso.security.Caller;
 import io.verso.security.VersoPrincipal;
@@ -25,8 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * it carries a strong ETag and {@code Cache-Control: immutable} (private when the caller is authenticated)
  * and is kept in {@link PinnedAnswers}. A current answer carries a weak ETag made of the latest commit that
  * changed its key's row and the catalog version, so that a conditional GET of a row unchanged since is
- * answered 304 however much else of its table was written meanwhile; the row is read (one statement, as any
- * one-key read) but not rendered. Both ETags hold a digest of what else the answer depends on: the table and
+ * answered 304 however much else of its table was written meanwhile: after one statement that reads the key's
+ * last change, not its row, when an earlier read of the same shape kept its plan; else after the read itself,
+ * without rendering the row. Both ETags hold a digest of what else the answer depends on: the table and
  * key as asked, the AS OF asked, and the caller's roles (a grant moves the catalog version).
  */
 @Component
@@ -72,6 +73,16 @@ class ConditionalReads {
                 send(response, principal, kept.etag(), PINNED, ifNoneMatch, kept.body());
                 return;
             }
+        } else if (ifNoneMatch != null && ifNoneMatch.contains("W/\"c")) {
+            StatementEngine.KeyState state = reads.rowState(table, key, seen);
+            if (state != null) {
+                String etag = currentTag(state.lastChanged(), state.catalogVersion(), table, key, principal);
+                if (matches(ifNoneMatch, etag)) {
+                    ClientCommit.seen(state.readCommit());
+                    send(response, principal, etag, CURRENT, ifNoneMatch, null);
+                    return;
+                }
+            }
         }
         long epoch = pinned.epoch();
         RowRead read = reads.rowRead(table, key, asOfCommit, asOfTime, atLeastCommit);
@@ -86,11 +97,11 @@ class ConditionalReads {
             }
             send(response, principal, etag, PINNED, ifNoneMatch, body);
         } else if (!asOf && read.lastChanged() != null && read.catalogVersion() != null) {
-            String etag = "W/\"c" + read.lastChanged() + "." + read.catalogVersion() + "."
-                    + digest(table, key, null, null, principal) + "\"";
-            // Unchanged since the caller's copy: the row is not rendered.
+            String etag = currentTag(read.lastChanged(), read.catalogVersion(), table, key, principal);
+            // Unchanged since the caller's copy (it had no kept plan to ask first): the row is not rendered.
             boolean unchanged = ifNoneMatch != null && matches(ifNoneMatch, etag);
-            send(response, principal, etag, CURRENT, ifNoneMatch, unchanged ? null : json.writeValueAsBytes(read.row()));
+            byte[] body = unchanged ? null : json.writeValueAsBytes(read.row());
+            send(response, principal, etag, CURRENT, ifNoneMatch, body);
         } else {
             send(response, principal, null, null, ifNoneMatch, json.writeValueAsBytes(read.row()));
         }
@@ -132,6 +143,11 @@ class ConditionalReads {
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    private static String currentTag(long lastChanged, long catalogVersion, String table, List<String> key,
+                                     VersoPrincipal principal) {
+        return "W/\"c" + lastChanged + "." + catalogVersion + "." + digest(table, key, null, null, principal) + "\"";
     }
 
     /** If-None-Match's weak comparison (RFC 9110 13.1.2): any listed tag, or *, equal to {@code etag} but for W/. */
