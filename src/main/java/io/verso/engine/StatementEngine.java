@@ -655,8 +655,9 @@ public class StatementEngine {
                 CompiledSql lastChanged = null;
                 if (current) {
                     lastChanged = SelectCompiler.keysLastChanged(bound, slots);
-                    state = lastChanged == null ? null : commits.stateAlone(lastChanged);
-                    if (lastChanged == null) {
+                    if (lastChanged != null) {
+                        state = commits.stateAlone(lastChanged);
+                    } else {
                         lastChanged = CommitProtocol.lastWriteOfAny(bound.relations().stream()
                                 .map(r -> r.table().name()).distinct().toList());
                     }
