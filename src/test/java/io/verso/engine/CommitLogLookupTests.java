@@ -2,17 +2,9 @@ package io.verso.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.zaxxer.hikari.HikariDataSource;
-import io.verso.catalog.Catalog;
 import io.verso.compile.CompiledSql;
 import io.verso.support.IntegrationTest;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -34,10 +26,6 @@ class CommitLogLookupTests extends IntegrationTest {
     PlatformTransactionManager transactions;
     @Autowired
     io.verso.config.VersoProperties properties;
-    @Autowired
-    DataSource dataSource;
-    @Autowired
-    Catalog catalog;
 
     @Test
     void aTableWrittenLongAgoIsFoundByTheIndexByTable() {
@@ -107,46 +95,6 @@ class CommitLogLookupTests extends IntegrationTest {
             }
             status.setRollbackOnly();
         });
-    }
-
-    /**
-     * A one-key read's probe of its key's last change (SelectCompiler.keysLastChanged) keeps the read planned once
-     * per connection: over the pool, the statements that probe the table's current rows by key ran on their generic
-     * plan, not planned anew at each read.
-     */
-    @Test
-    void theKeyProbeOfAOneKeyReadIsPlannedOnce() throws SQLException {
-        String t = table("probe_plans");
-        sql.run("CREATE TABLE " + t + " (id BIGINT PRIMARY KEY, v TEXT, ix BIGINT, note TEXT, seq BIGINT,"
-                + " ATTRIBUTE GROUP notes (note, seq) VALID BY (seq)) VERSIONED VALID BY (ix)");
-        sql.run("UPSERT INTO " + t + " SELECT n, 'v', 1, 'n', 1 FROM generate_series(1, 50) AS n");
-        for (int i = 0; i < 60; i++) {
-            assertThat(sql.run("SELECT v FROM " + t + " WHERE id = ?", 1 + i % 50).at("/results/0/rows")).hasSize(1);
-        }
-        long generic = 0;
-        long custom = 0;
-        List<Connection> pool = new ArrayList<>();
-        try {
-            int idle = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().getIdleConnections();
-            for (int i = 0; i < idle; i++) {
-                Connection c = dataSource.getConnection();
-                pool.add(c);
-                try (PreparedStatement plans = c.prepareStatement("SELECT coalesce(sum(generic_plans), 0),"
-                        + " coalesce(sum(custom_plans), 0) FROM pg_prepared_statements WHERE statement LIKE ?")) {
-                    plans.setString(1, "%_last_change%" + catalog.find(t).orElseThrow().currentTable() + "%");
-                    try (ResultSet rs = plans.executeQuery()) {
-                        rs.next();
-                        generic += rs.getLong(1);
-                        custom += rs.getLong(2);
-                    }
-                }
-            }
-        } finally {
-            for (Connection c : pool) {
-                c.close();
-            }
-        }
-        assertThat(generic).as("generic plans (custom plans: %d)", custom).isGreaterThan(custom);
     }
 
     /**
