@@ -29,21 +29,24 @@ export function TablesPage({ log, table, view, navigate }) {
     api.tables().then((r) => { setList(r.tables); setError(null); }, setError);
   }, [log.latest]);
 
-  // Row counts through the statement endpoint: one request for all tables; a failure (a table the
-  // caller may not read) falls back to one request per table.
-  // Counting is a scan of every table: at most every 10 s while commits land.
+  // Row counts through the statement endpoint: one request per 100 tables (a request's most statements,
+  // verso.max-statements); a failure (a table the caller may not read) falls back to one request per table
+  // of that hundred. Counting is a scan of every table: at most every 10 s while commits land.
   const countTick = useThrottled(log.latest, 10000);
   useEffect(() => {
     if (!list || list.length === 0) return;
-    const names = list.map((t) => t.name).slice(0, 100);
-    const sql = names.map((n) => `SELECT count(*) FROM ${quoteIdent(n)}`).join(';\n');
-    api.sql(sql).then(
-      (r) => setCounts(Object.fromEntries(names.map((n, i) => [n, r.results[i].rows[0][0]]))),
-      () => names.forEach((n) => api.sql(`SELECT count(*) FROM ${quoteIdent(n)}`).then(
-        (r) => setCounts((c) => ({ ...c, [n]: r.results[0].rows[0][0] })),
-        () => setCounts((c) => ({ ...c, [n]: '?' })),
-      )),
-    );
+    const all = list.map((t) => t.name);
+    for (let from = 0; from < all.length; from += 100) {
+      const names = all.slice(from, from + 100);
+      const sql = names.map((n) => `SELECT count(*) FROM ${quoteIdent(n)}`).join(';\n');
+      api.sql(sql).then(
+        (r) => setCounts((c) => ({ ...c, ...Object.fromEntries(names.map((n, i) => [n, r.results[i].rows[0][0]])) })),
+        () => names.forEach((n) => api.sql(`SELECT count(*) FROM ${quoteIdent(n)}`).then(
+          (r) => setCounts((c) => ({ ...c, [n]: r.results[0].rows[0][0] })),
+          () => setCounts((c) => ({ ...c, [n]: '?' })),
+        )),
+      );
+    }
   }, [(list || []).map((t) => t.name).join(','), countTick]);
 
   return (
